@@ -1,0 +1,88 @@
+// Recall is the command-line face of the recall memory engine: it adds,
+// lists and removes memories, imports them in bulk, and retrieves the ones
+// relevant to a query with the evidence of why.
+//
+// Usage:
+//
+//	recall [--store PATH] <command> [flags] [arguments]
+//
+// Commands:
+//
+//	add CATEGORY NAME   add or update an entry (--content TEXT, --file F, or stdin; --tag T)
+//	get CATEGORY NAME   print an entry's content exactly (--json: with metadata, one line)
+//	rm CATEGORY NAME    remove an entry (a missing one is an error)
+//	ls [CATEGORY]       list category:name, sorted (--long, --json)
+//	retrieve QUERY      the relevant entries within a token budget
+//	                    (--limit N, --budget N | --no-budget, --no-links, --explain,
+//	                    --segmenter auto|on|off, --json)
+//	reindex             build the index once; report entries, skips and time
+//	import PATH         import a folder of markdown files (an Obsidian vault) or a .jsonl file
+//
+// Examples:
+//
+//	recall add trips 三亚之行 --content "2024年3月去三亚，见[[people:小雨]]。" --tag travel
+//	echo "likes the sea" | recall add preferences sea
+//	recall get trips 三亚之行
+//	recall ls trips --long
+//	recall retrieve 想去海边玩
+//	recall retrieve "peanut allergy" --limit 3 --no-budget --json
+//	recall import ~/Obsidian/MyVault
+//	recall --store ~/memory.db import memories.jsonl
+//
+// # Store
+//
+// --store PATH names the store. A path ending in ".db" (any case) is a bolt
+// file (store/bolt); anything else is a folder of markdown files
+// (store/fs). A folder that already exists under a name ending in ".db" is
+// still used as a folder. Without --store, $RECALL_STORE is used, and
+// without that a per-user data folder: $XDG_DATA_HOME/recall/memory (else
+// ~/.local/share/recall/memory) on Linux and the BSDs,
+// ~/Library/Application Support/recall/memory on macOS,
+// %LocalAppData%\recall\memory on Windows. A leading "~" is expanded even
+// when the shell did not (a quoted RECALL_STORE).
+//
+// add and import create a missing store (and a bolt file's parent
+// folders, mode 0700). Every other command fails when the store does not
+// exist, rather than create an empty one and answer from it: a mistyped
+// path should be noticed, not answered with "nothing found".
+//
+// A bolt file is held by one process at a time. A command that finds it
+// held waits about a second and then fails with "store is locked by
+// another process". Every command closes the store before it exits, so a
+// finished command never keeps the file locked.
+//
+// # Output and exit status
+//
+// Data (entries, listings, results) goes to stdout; diagnostics ("added
+// x:y", skipped import items, progress bars) to stderr. Human output uses
+// bold and dim text only when stdout is a terminal and NO_COLOR is unset;
+// --json output never does. A failed command prints one line, "recall:
+// <reason>", on stderr and exits 1; a command line that cannot be
+// understood (unknown flag, wrong number of arguments) exits 2.
+//
+// # Retrieve
+//
+// retrieve --json prints exactly one JSON object, the library's
+// retrieve.Result, with the field names of SPEC §7 (items, budget_used,
+// embedding_used, unresolved_links, dropped; per item source, category,
+// name, content, score, bm25_score, via, matched_terms, tokens_est).
+// Characters such as <, > and & are not escaped. The human output shows the
+// same evidence: rank, source, category:name, score, BM25 score and matched
+// terms for hits, via for links, the estimated tokens, then the content
+// indented; then a summary line, the unresolved links, and with --explain
+// the items the budget dropped. Control characters in stored text are
+// shown escaped (\x1b) so that they cannot drive the terminal.
+//
+// --segmenter defaults to off in this one-shot command: loading the gse
+// dictionary takes about two seconds and over 100 MB, which a single query
+// rarely repays. Bigrams need no dictionary.
+//
+// # Import
+//
+// See `recall import --help` for the layouts. Markdown files are read by
+// the fs store's own code, so front matter means the same thing in a vault
+// as in an fs store. Invalid lines and files are reported and skipped; the
+// rest is imported, and the exit status is 0 unless nothing could be
+// imported. A progress bar appears on stderr when it is a terminal and
+// more than 200 entries are being written.
+package main

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recallhq/recall/store"
+	boltstore "github.com/recallhq/recall/store/bolt"
+	fsstore "github.com/recallhq/recall/store/fs"
+)
+
+func TestUsageErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	tests := []struct {
+		args []string
+		want string // a part of the one line
+	}{
+		{[]string{"lss"}, `unknown command "lss", did you mean "ls"?`},
+		{[]string{"ls", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"add", "trips"}, "add takes CATEGORY NAME, got 1 argument"},
+		{[]string{"get"}, "get takes CATEGORY NAME, got 0 arguments"},
+		{[]string{"ls", "a", "b"}, "ls takes at most one CATEGORY"},
+		{[]string{"reindex", "x"}, "reindex takes no arguments"},
+		{[]string{"retrieve"}, "retrieve takes a QUERY"},
+		{[]string{"retrieve", "--limit", "0", "q"}, "--limit must be at least 1"},
+		{[]string{"retrieve", "--limit", "many", "q"}, `invalid argument "many"`},
+		{[]string{"retrieve", "--budget", "0", "q"}, "--no-budget"},
+		{[]string{"retrieve", "--budget", "50", "--no-budget", "q"}, "--budget and --no-budget exclude each other"},
+		{[]string{"retrieve", "--segmenter", "maybe", "q"}, "--segmenter"},
+		{[]string{"add", "a", "b", "--content", "x", "--file", "f"}, "not both"},
+		{[]string{"add", "a", "b"}, "no content"},
+		{[]string{"add", "a", "b", "--file", ""}, "--file needs a path"},
+		{[]string{"add", "a", "b", "--content", "x", "--tag", ""}, "--tag must not be empty"},
+		{[]string{"import", "--category", "a:b", "x.jsonl"}, "--category"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			c := newCLI(t, nil)
+			line := c.fails(exitUsage, append([]string{"--store", dir}, tt.args...)...)
+			if !strings.Contains(line, tt.want) || !strings.HasSuffix(line, " --help')") {
+				t.Errorf("got %q, want it to contain %q and point to --help", line, tt.want)
+			}
+		})
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a failed command line created the store: %v", err)
+	}
+}
+
+func TestAddFromEmptyStdinFails(t *testing.T) {
+	c := newCLI(t, nil)
+	dir := filepath.Join(t.TempDir(), "memory")
+	o := c.runIn(strings.NewReader(""), "--store", dir, "add", "a", "b")
+	line := checkFailure(t, o, exitUsage, []string{"add"})
+	if !strings.Contains(line, "stdin is empty") {
+		t.Errorf("got %q", line)
+	}
+}
+
+func TestInvalidNames(t *testing.T) {
+	for backend, path := range emptyStores(t) {
+		t.Run(backend, func(t *testing.T) {
+			c := newCLI(t, nil)
+			tests := []struct {
+				args []string
+				want string
+			}{
+				{[]string{"add", "trips", "a/b", "--content", "x"}, `invalid name "a/b": contains '/'`},
+				{[]string{"add", ".hidden", "n", "--content", "x"}, `invalid category ".hidden": must not start with '.'`},
+				{[]string{"add", "c", "n", "--content", "bad \xff utf-8"}, "invalid content: is not valid UTF-8"},
+				{[]string{"get", "trips", "[[x]]"}, `invalid name "[[x]]"`},
+				{[]string{"rm", "a:b", "n"}, `invalid category "a:b"`},
+				{[]string{"ls", "a|b"}, `invalid category "a|b"`},
+			}
+			for _, tt := range tests {
+				line := c.fails(exitFailure, append([]string{"--store", path}, tt.args...)...)
+				if !strings.Contains(line, tt.want) {
+					t.Errorf("%q: got %q, want %q", tt.args, line, tt.want)
+				}
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("an invalid name created the store: %v", err)
+			}
+		})
+	}
+}
+
+func TestMissingStore(t *testing.T) {
+	for backend, path := range emptyStores(t) {
+		t.Run(backend, func(t *testing.T) {
+			c := newCLI(t, nil)
+			for _, args := range [][]string{
+				{"retrieve", "q"}, {"ls"}, {"get", "a", "b"}, {"rm", "a", "b"}, {"reindex"},
+			} {
+				line := c.fails(exitFailure, append([]string{"--store", path}, args...)...)
+				if !strings.Contains(line, path) || !strings.Contains(line, "store does not exist") {
+					t.Errorf("%q: got %q", args, line)
+				}
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("a read command created the store: %v", err)
+			}
+		})
+	}
+}
+
+func TestStoreIsAFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := newCLI(t, nil).fails(exitFailure, "--store", path, "ls")
+	if !strings.Contains(line, "is a file, not a folder") || !strings.Contains(line, ".db") {
+		t.Errorf("got %q", line)
+	}
+	// A file that is not a recall database, named *.db.
+	db := filepath.Join(t.TempDir(), "other.db")
+	if err := os.WriteFile(db, []byte(strings.Repeat("not bolt ", 1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line = newCLI(t, nil).fails(exitFailure, "--store", db, "ls")
+	if !strings.Contains(line, "not a recall database") {
+		t.Errorf("got %q", line)
+	}
+}
+
+// An existing folder named *.db is an fs store, not a bolt file.
+func TestFolderNamedDB(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory.db")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, nil)
+	c.ok("--store", dir, "add", "notes", "n", "--content", "x")
+	if _, err := os.Stat(filepath.Join(dir, "notes", "n.md")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A bolt file held by another process (here: another open in this one,
+// which bbolt refuses the same way) fails after the lock timeout with one
+// clear line, and is unlocked again once released.
+func TestLockedBoltStore(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "memory.db")
+	c := newCLI(t, nil)
+	c.ok("--store", db, "add", "notes", "n", "--content", "x")
+
+	held, err := boltstore.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := c.fails(exitFailure, "--store", db, "ls")
+	if !strings.Contains(line, store.ErrLocked.Error()) || !strings.Contains(line, db) {
+		t.Errorf("got %q, want the path and %q", line, store.ErrLocked)
+	}
+	if err := held.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.ok("--store", db, "ls"); got != "notes:n\n" {
+		t.Errorf("after release: %q", got)
+	}
+	// Every command closes the store: two in a row never lock each other.
+	c.ok("--store", db, "get", "notes", "n")
+	c.ok("--store", db, "retrieve", "n")
+}
+
+func TestMalformedFileOnGet(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes", "bad.md"), []byte("---\ncreated: someday\n---\nx"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := newCLI(t, nil).fails(exitFailure, "--store", dir, "get", "notes", "bad")
+	if !strings.Contains(line, fsstore.ErrMalformed.Error()) || !strings.Contains(line, "created") {
+		t.Errorf("got %q", line)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	c := newCLI(t, nil)
+	for _, args := range [][]string{{}, {"--help"}, {"retrieve", "--help"}} {
+		o := c.run(args...)
+		if o.code != 0 || o.stderr != "" || !strings.Contains(o.stdout, "Usage:") {
+			t.Errorf("%q: %+v", args, o)
+		}
+	}
+	if out := c.ok("retrieve", "--help"); !strings.Contains(out, "--segmenter") || !strings.Contains(out, "100 MB") {
+		t.Errorf("retrieve --help does not explain --segmenter:\n%s", out)
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"yaml: line 2:\n  did not find expected key", "yaml: line 2: did not find expected key"},
+		{"a\r\n\r\nb\n", "a b"},
+	}
+	for _, tt := range tests {
+		if got := oneLine(tt.in); got != tt.want {
+			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

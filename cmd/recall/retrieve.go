@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/store"
+)
+
+// retrieveOptions are the flags of `recall retrieve`. Options that shape
+// the Engine (segmentation now, an embedder later) are turned into
+// retrieve.Options by engineOptions; per-query ones into a Request.
+type retrieveOptions struct {
+	app *app
+
+	limit     int
+	budget    int
+	noBudget  bool
+	noLinks   bool
+	explain   bool
+	segmenter string
+	json      bool
+}
+
+func newRetrieveCmd(a *app) *cobra.Command {
+	o := &retrieveOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "retrieve QUERY",
+		Short: "Find the entries relevant to a query, with the evidence",
+		Long: `Retrieve scores every entry against QUERY with BM25, keeps the best --limit
+as hits, adds the entries each hit links to ([[category:name]], one hop) right
+after it, and keeps the longest prefix of that list within the token budget.
+Several arguments are joined into one query with spaces.
+
+The human output shows, per item, why it is there: a hit's score, BM25 score and
+the query terms it matched; a link's "via", the hit that links to it; and the
+estimated tokens. --json prints exactly one JSON object with the fields of the
+library's retrieve.Result (items, budget_used, embedding_used,
+unresolved_links, and dropped with --explain).
+
+--segmenter defaults to off here: dictionary segmentation (gse) needs about two
+seconds and over 100 MB of memory to load its dictionary, more than most
+one-shot queries are worth; bigrams need nothing. Use auto or on for better
+Chinese word boundaries when that cost is acceptable.`,
+		Example: `  recall retrieve 想去海边玩
+  recall retrieve "peanut allergy" --limit 3 --no-budget
+  recall retrieve 周末 --budget 200 --explain
+  recall retrieve 海边 --json | jq '.items[].name'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef(cmd, "retrieve takes a QUERY")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.validate(cmd); err != nil {
+				return err
+			}
+			return o.run(cmd, strings.Join(args, " "))
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&o.limit, "limit", "n", retrieve.DefaultLimit, "at most `N` hits (links come on top)")
+	f.IntVar(&o.budget, "budget", retrieve.DefaultBudget, "token budget `N` for all items")
+	f.BoolVar(&o.noBudget, "no-budget", false, "no token budget")
+	f.BoolVar(&o.noLinks, "no-links", false, "do not add the entries hits link to")
+	f.BoolVar(&o.explain, "explain", false, "also show the items the budget dropped")
+	f.StringVar(&o.segmenter, "segmenter", index.SegmentOff.String(), "CJK segmentation `MODE`: auto, on or off (see above)")
+	f.BoolVar(&o.json, "json", false, "print one JSON object")
+	return cmd
+}
+
+func (o *retrieveOptions) validate(cmd *cobra.Command) error {
+	if o.limit < 1 {
+		return usagef(cmd, "--limit must be at least 1, got %d", o.limit)
+	}
+	if o.noBudget && cmd.Flags().Changed("budget") {
+		return usagef(cmd, "--budget and --no-budget exclude each other")
+	}
+	if o.budget < 1 {
+		return usagef(cmd, "--budget must be at least 1, got %d (use --no-budget for none)", o.budget)
+	}
+	if _, err := index.ParseSegmentation(o.segmenter); err != nil {
+		return usagef(cmd, "--segmenter: %v", err)
+	}
+	return nil
+}
+
+// engineOptions builds the Engine's options from the flags.
+func (o *retrieveOptions) engineOptions() (retrieve.Options, error) {
+	seg, err := index.ParseSegmentation(o.segmenter)
+	if err != nil {
+		return retrieve.Options{}, err
+	}
+	return retrieve.Options{Segmentation: seg}, nil
+}
+
+func (o *retrieveOptions) request(query string) retrieve.Request {
+	req := retrieve.Request{Query: query, Limit: o.limit, Budget: o.budget, NoLinks: o.noLinks, Explain: o.explain}
+	if o.noBudget {
+		req.Budget = retrieve.Unlimited
+	}
+	return req
+}
+
+func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
+	ctx := cmd.Context()
+	opts, err := o.engineOptions()
+	if err != nil {
+		return err
+	}
+	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
+		res, err := retrieve.New(st, opts).Retrieve(ctx, o.request(query))
+		if err != nil {
+			return err
+		}
+		if o.json {
+			return writeJSON(o.app.stdout, res, "  ")
+		}
+		budget := o.budget
+		if o.noBudget {
+			budget = retrieve.Unlimited
+		}
+		return writeResult(o.app.stdout, res, budget, o.explain, style{on: o.app.color()})
+	})
+}
+
+// writeResult prints a result for people: per item its rank, source,
+// category:name and evidence, then the content indented; then a summary,
+// the unresolved links, and with explain the items the budget dropped.
+func writeResult(w io.Writer, res *retrieve.Result, budget int, explain bool, sty style) error {
+	bw := bufio.NewWriter(w)
+	for i, it := range res.Items {
+		fmt.Fprintf(bw, "%d. %s\n", i+1, itemHeader(it, sty))
+		writeIndented(bw, it.Content, "    ")
+		bw.WriteString("\n")
+	}
+
+	items := plural(len(res.Items), "item", "items")
+	tokens := fmt.Sprintf("%d/%d tokens", res.BudgetUsed, budget)
+	if budget < 0 {
+		tokens = fmt.Sprintf("%d tokens (no budget)", res.BudgetUsed)
+	}
+	emb := "embedding not used"
+	if res.EmbeddingUsed {
+		emb = "embedding used"
+	}
+	fmt.Fprintf(bw, "%s, %s, %s\n", items, tokens, emb)
+
+	if len(res.UnresolvedLinks) > 0 {
+		bw.WriteString("unresolved links:\n")
+		for _, l := range res.UnresolvedLinks {
+			fmt.Fprintf(bw, "  %s\n", visible(l))
+		}
+	}
+	if explain {
+		if len(res.Dropped) == 0 {
+			bw.WriteString("dropped by the budget: none\n")
+		} else {
+			bw.WriteString("dropped by the budget:\n")
+			for i, it := range res.Dropped {
+				fmt.Fprintf(bw, "  %d. %s\n", len(res.Items)+i+1, itemHeader(it, sty))
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// itemHeader is one line of evidence: "hit trips:x  score=… bm25=…
+// matched=a,b tokens=N" or "link trips:y  via=trips:x tokens=N".
+func itemHeader(it retrieve.Item, sty style) string {
+	var b strings.Builder
+	b.WriteString(string(it.Source))
+	b.WriteString(" ")
+	b.WriteString(sty.bold(visible(store.Key{Category: it.Category, Name: it.Name}.String())))
+	var ev []string
+	if it.Source == retrieve.SourceHit {
+		ev = append(ev, "score="+formatScore(it.Score))
+		if it.BM25Score != nil {
+			ev = append(ev, "bm25="+formatScore(*it.BM25Score))
+		}
+		if it.CosScore != nil {
+			ev = append(ev, "cos="+formatScore(*it.CosScore))
+		}
+		if len(it.MatchedTerms) > 0 {
+			ev = append(ev, "matched="+visible(strings.Join(it.MatchedTerms, ",")))
+		}
+	}
+	if it.Via != nil {
+		ev = append(ev, "via="+visible(store.Key{Category: it.Via.Category, Name: it.Via.Name}.String()))
+	}
+	ev = append(ev, "tokens="+strconv.Itoa(it.TokensEst))
+	b.WriteString("  ")
+	b.WriteString(sty.dim(strings.Join(ev, " ")))
+	return b.String()
+}
+
+func formatScore(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
+
+// writeIndented writes content line by line behind prefix. Blank lines
+// stay blank (no trailing spaces); a final newline is not doubled.
+func writeIndented(w *bufio.Writer, content, prefix string) {
+	content = strings.TrimRight(content, "\r\n")
+	if content == "" {
+		w.WriteString(prefix + "(empty)\n")
+		return
+	}
+	for line := range strings.SplitSeq(content, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line != "" {
+			w.WriteString(prefix)
+			w.WriteString(visible(line))
+		}
+		w.WriteString("\n")
+	}
+}
+
+// visible escapes control characters, so that stored text (an ESC sequence
+// in a hand-edited file, say) cannot drive the terminal. Tabs stay.
+func visible(s string) string {
+	if !strings.ContainsFunc(s, isHidden) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isHidden(r) { // C0, DEL and C1: all below 0x100
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isHidden(r rune) bool { return r != '\t' && unicode.IsControl(r) }

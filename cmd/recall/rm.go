@@ -1,0 +1,46 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recallhq/recall/store"
+)
+
+type rmOptions struct {
+	app *app
+}
+
+func newRmCmd(a *app) *cobra.Command {
+	o := &rmOptions{app: a}
+	return &cobra.Command{
+		Use:     "rm CATEGORY NAME",
+		Short:   "Remove an entry",
+		Long:    `Rm removes CATEGORY:NAME. Removing an entry that does not exist is an error.`,
+		Example: `  recall rm trips 三亚之行`,
+		Args:    exactArgs("CATEGORY", "NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd, args[0], args[1])
+		},
+	}
+}
+
+func (o *rmOptions) run(cmd *cobra.Command, category, name string) error {
+	ctx := cmd.Context()
+	if err := store.ValidateKey(category, name); err != nil {
+		return err
+	}
+	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
+		err := st.Delete(ctx, category, name)
+		if errors.Is(err, store.ErrNotFound) {
+			return notFound(category, name)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.app.stderr, "removed %s\n", store.Key{Category: category, Name: name})
+		return nil
+	})
+}

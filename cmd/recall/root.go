@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit codes: 1 for a failed command, 2 for a command line that could not
+// be understood (bad flags or arguments), so scripts can tell them apart.
+const (
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// app is what every subcommand shares: the process's streams, its
+// environment, and the global flags. Tests build one per run, so no state
+// leaks between them.
+type app struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+
+	storeFlag string
+}
+
+// newRootCmd builds the whole command tree over the given streams and
+// environment lookup (os.Getenv in main, a map in tests).
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cobra.Command {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	root := &cobra.Command{
+		Use:                        "recall",
+		SuggestionsMinimumDistance: 2,
+		Short:                      "A memory for LLM agents: store entries, retrieve the relevant ones",
+		Long: `recall keeps memories as (category, name, content) entries that link to each
+other with [[category:name]], and retrieves the ones relevant to a query with
+BM25 plus one hop of links, within a token budget.
+
+The store is a folder of markdown files, or one bolt file when the path ends in
+.db. It comes from --store, else $RECALL_STORE, else a per-user data folder.`,
+		// Errors are printed once, as one line, by execute.
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q", args[0])
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf(", did you mean %q?", s[0])
+			}
+			return &usageError{cmd: cmd, msg: msg}
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return cmd.Help()
+		},
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.CompletionOptions.HiddenDefaultCmd = true
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &usageError{cmd: cmd, msg: err.Error()}
+	})
+	root.PersistentFlags().StringVar(&a.storeFlag, "store", "",
+		"the store `PATH`: a folder of markdown files, or a bolt file ending in .db (default $RECALL_STORE, else a per-user data folder)")
+
+	root.AddCommand(
+		newAddCmd(a),
+		newGetCmd(a),
+		newRmCmd(a),
+		newLsCmd(a),
+		newRetrieveCmd(a),
+		newReindexCmd(a),
+		newImportCmd(a),
+	)
+	return root
+}
+
+// execute runs root and turns its error into one line on its stderr and
+// an exit code.
+func execute(ctx context.Context, root *cobra.Command) int {
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(root.ErrOrStderr(), "recall: %s\n", oneLine(err.Error()))
+	var u *usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// oneLine folds a multi-line message (a YAML error, say) so that the error
+// stays one line on stderr.
+func oneLine(s string) string {
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.Join(lines, " ")
+}
+
+// usageError is a command line that could not be understood.
+type usageError struct {
+	cmd *cobra.Command
+	msg string
+}
+
+func (e *usageError) Error() string {
+	return fmt.Sprintf("%s (see '%s --help')", e.msg, e.cmd.CommandPath())
+}
+
+func usagef(cmd *cobra.Command, format string, args ...any) error {
+	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
+}
+
+// exactArgs requires one argument per name.
+func exactArgs(names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(names) == 0 && len(args) > 0 {
+			return usagef(cmd, "%s takes no arguments, got %s", cmd.Name(), plural(len(args), "argument", "arguments"))
+		}
+		if len(args) != len(names) {
+			return usagef(cmd, "%s takes %s, got %s", cmd.Name(), strings.Join(names, " "), plural(len(args), "argument", "arguments"))
+		}
+		return nil
+	}
+}
+
+// rangeArgs requires between min and max arguments.
+func rangeArgs(min, max int, usage string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < min || len(args) > max {
+			return usagef(cmd, "%s takes %s, got %s", cmd.Name(), usage, plural(len(args), "argument", "arguments"))
+		}
+		return nil
+	}
+}
+
+// plural writes a count with its noun: "1 entry", "2 entries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// isTerminal reports whether a stream is an interactive terminal. Buffers
+// (tests) and pipes are not.
+func isTerminal(stream any) bool {
+	f, ok := stream.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// color reports whether human output may use ANSI colour: only on a
+// terminal, and never when NO_COLOR is set (https://no-color.org) or the
+// terminal is dumb.
+func (a *app) color() bool {
+	return isTerminal(a.stdout) && a.getenv("NO_COLOR") == "" && a.getenv("TERM") != "dumb"
+}
+
+// style applies modest emphasis when colour is on and nothing otherwise.
+type style struct{ on bool }
+
+func (s style) bold(x string) string { return s.wrap("\x1b[1m", x) }
+func (s style) dim(x string) string  { return s.wrap("\x1b[2m", x) }
+
+func (s style) wrap(code, x string) string {
+	if !s.on || x == "" {
+		return x
+	}
+	return code + x + "\x1b[0m"
+}

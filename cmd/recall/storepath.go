@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/recallhq/recall/store"
+	boltstore "github.com/recallhq/recall/store/bolt"
+	fsstore "github.com/recallhq/recall/store/fs"
+)
+
+// errNoStore is returned by commands that only read when the store does
+// not exist: creating an empty store there would hide a mistyped --store.
+var errNoStore = errors.New("store does not exist")
+
+// openMode says what to do when the store is missing.
+type openMode int
+
+const (
+	mustExist openMode = iota // read commands: fail with errNoStore
+	create                    // add, import: create it (and a bolt file's parent folders)
+)
+
+// backend is the kind of store a path names.
+type backend int
+
+const (
+	backendFS backend = iota
+	backendBolt
+)
+
+func (b backend) String() string {
+	if b == backendBolt {
+		return "bolt"
+	}
+	return "fs"
+}
+
+// storeLocation is the store a command works on: the --store flag, else
+// $RECALL_STORE, else the per-user default.
+func (a *app) storeLocation() (string, error) {
+	p := a.storeFlag
+	if p == "" {
+		p = a.getenv("RECALL_STORE")
+	}
+	if p == "" {
+		return defaultStorePath(runtime.GOOS, a.getenv)
+	}
+	return expandHome(p, runtime.GOOS, a.getenv), nil
+}
+
+// defaultStorePath is the per-user data folder for the store on goos:
+//
+//	Linux, BSD:  $XDG_DATA_HOME/recall/memory, else ~/.local/share/recall/memory
+//	macOS:       ~/Library/Application Support/recall/memory
+//	Windows:     %LocalAppData%\recall\memory
+//
+// A relative $XDG_DATA_HOME is ignored, as the XDG spec asks.
+func defaultStorePath(goos string, getenv func(string) string) (string, error) {
+	home := homeDir(goos, getenv)
+	switch goos {
+	case "windows":
+		base := getenv("LOCALAPPDATA")
+		if base == "" && home != "" {
+			base = filepath.Join(home, "AppData", "Local")
+		}
+		if base == "" {
+			return "", errors.New("no default store: %LocalAppData% and %USERPROFILE% are unset; pass --store or set RECALL_STORE")
+		}
+		return filepath.Join(base, "recall", "memory"), nil
+	case "darwin", "ios":
+		if home == "" {
+			return "", errors.New("no default store: $HOME is unset; pass --store or set RECALL_STORE")
+		}
+		return filepath.Join(home, "Library", "Application Support", "recall", "memory"), nil
+	default:
+		if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+			return filepath.Join(x, "recall", "memory"), nil
+		}
+		if home == "" {
+			return "", errors.New("no default store: $HOME is unset; pass --store or set RECALL_STORE")
+		}
+		return filepath.Join(home, ".local", "share", "recall", "memory"), nil
+	}
+}
+
+func homeDir(goos string, getenv func(string) string) string {
+	if goos == "windows" {
+		return getenv("USERPROFILE")
+	}
+	return getenv("HOME")
+}
+
+// expandHome turns a leading "~" into the home folder, for a path that
+// reached us quoted (RECALL_STORE="~/memory") and so was not expanded by
+// the shell.
+func expandHome(p, goos string, getenv func(string) string) string {
+	rest, ok := strings.CutPrefix(p, "~")
+	if !ok || (rest != "" && rest[0] != '/' && !(goos == "windows" && rest[0] == '\\')) {
+		return p
+	}
+	home := homeDir(goos, getenv)
+	if home == "" {
+		return p
+	}
+	return home + rest
+}
+
+// backendFor chooses the backend for a path: a name ending in ".db" (any
+// case) is a bolt file, unless a folder of that name already exists;
+// anything else is an fs folder.
+func backendFor(path string, info iofs.FileInfo) backend {
+	if strings.HasSuffix(strings.ToLower(path), ".db") && (info == nil || !info.IsDir()) {
+		return backendBolt
+	}
+	return backendFS
+}
+
+// openStore opens the store the command line names.
+func (a *app) openStore(mode openMode) (store.Store, error) {
+	path, err := a.storeLocation()
+	if err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, iofs.ErrNotExist):
+		info = nil
+		if mode == mustExist {
+			return nil, fmt.Errorf("%s: %w (add or import something first, or check --store and RECALL_STORE)", path, errNoStore)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	switch backendFor(path, info) {
+	case backendBolt:
+		if info == nil {
+			// Memories are personal: a folder we create is the user's only.
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				return nil, fmt.Errorf("create store: %w", err)
+			}
+		}
+		// The default timeout (about a second) turns another process
+		// holding the file into a clear store.ErrLocked, not a hang.
+		return boltstore.Open(path, nil)
+	default:
+		if info != nil && !info.IsDir() {
+			return nil, fmt.Errorf("store %s is a file, not a folder (a bolt store's name must end in .db)", path)
+		}
+		return fsstore.Open(path, nil)
+	}
+}
+
+// withStore opens the store, runs fn, and always closes the store (which
+// releases a bolt file's lock), reporting a failed Close when fn succeeded.
+func (a *app) withStore(ctx context.Context, mode openMode, fn func(store.Store) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	st, err := a.openStore(mode)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := st.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close store: %w", cerr)
+		}
+	}()
+	return fn(st)
+}

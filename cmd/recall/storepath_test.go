@@ -1,0 +1,154 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestDefaultStorePath(t *testing.T) {
+	tests := []struct {
+		name    string
+		goos    string
+		env     map[string]string
+		want    string // "" means an error is expected
+		errHint string
+	}{
+		{"linux xdg", "linux", map[string]string{"HOME": "/home/u", "XDG_DATA_HOME": "/data"},
+			filepath.Join("/data", "recall", "memory"), ""},
+		{"linux home", "linux", map[string]string{"HOME": "/home/u"},
+			filepath.Join("/home/u", ".local", "share", "recall", "memory"), ""},
+		{"linux relative xdg is ignored", "linux", map[string]string{"HOME": "/home/u", "XDG_DATA_HOME": "data"},
+			filepath.Join("/home/u", ".local", "share", "recall", "memory"), ""},
+		{"freebsd like linux", "freebsd", map[string]string{"HOME": "/usr/home/u"},
+			filepath.Join("/usr/home/u", ".local", "share", "recall", "memory"), ""},
+		{"linux no home", "linux", map[string]string{}, "", "$HOME"},
+		{"darwin ignores xdg", "darwin", map[string]string{"HOME": "/Users/u", "XDG_DATA_HOME": "/data"},
+			filepath.Join("/Users/u", "Library", "Application Support", "recall", "memory"), ""},
+		{"darwin no home", "darwin", map[string]string{}, "", "$HOME"},
+		{"windows local app data", "windows", map[string]string{"LOCALAPPDATA": `C:\Users\u\AppData\Local`, "USERPROFILE": `C:\Users\u`},
+			filepath.Join(`C:\Users\u\AppData\Local`, "recall", "memory"), ""},
+		{"windows from profile", "windows", map[string]string{"USERPROFILE": `C:\Users\u`},
+			filepath.Join(`C:\Users\u`, "AppData", "Local", "recall", "memory"), ""},
+		{"windows nothing", "windows", map[string]string{"HOME": "/home/u"}, "", "LocalAppData"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := defaultStorePath(tt.goos, func(k string) string { return tt.env[k] })
+			if tt.want == "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errHint) || !strings.Contains(err.Error(), "--store") {
+					t.Fatalf("got %q, %v; want an error naming %s and --store", got, err, tt.errHint)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestExpandHome(t *testing.T) {
+	env := func(k string) string { return map[string]string{"HOME": "/home/u", "USERPROFILE": `C:\Users\u`}[k] }
+	tests := []struct {
+		goos, in, want string
+	}{
+		{"linux", "~/memory", "/home/u/memory"},
+		{"linux", "~", "/home/u"},
+		{"linux", "~bob/memory", "~bob/memory"}, // another user's home: left alone
+		{"linux", "/srv/~/memory", "/srv/~/memory"},
+		{"linux", "memory", "memory"},
+		{"windows", `~\memory`, `C:\Users\u\memory`},
+	}
+	for _, tt := range tests {
+		if got := expandHome(tt.in, tt.goos, env); got != tt.want {
+			t.Errorf("expandHome(%q, %s) = %q, want %q", tt.in, tt.goos, got, tt.want)
+		}
+	}
+	if got := expandHome("~/m", "linux", func(string) string { return "" }); got != "~/m" {
+		t.Errorf("without HOME: %q, want it unchanged", got)
+	}
+}
+
+func TestBackendFor(t *testing.T) {
+	dir := t.TempDir()
+	dbDir := filepath.Join(dir, "folder.db")
+	if err := os.Mkdir(dbDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dbDirInfo, err := os.Stat(dbDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirInfo, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path string
+		info os.FileInfo
+		want backend
+	}{
+		{"memory.db", nil, backendBolt},
+		{"MEMORY.DB", nil, backendBolt},
+		{"memory", nil, backendFS},
+		{"memory.dbx", nil, backendFS},
+		{dbDir, dbDirInfo, backendFS}, // an existing folder named *.db stays a folder
+		{dir, dirInfo, backendFS},
+	}
+	for _, tt := range tests {
+		if got := backendFor(tt.path, tt.info); got != tt.want {
+			t.Errorf("backendFor(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestStoreFromEnvironment(t *testing.T) {
+	envStore := filepath.Join(t.TempDir(), "env-memory")
+	c := newCLI(t, map[string]string{"RECALL_STORE": envStore})
+	c.ok("add", "notes", "from-env", "--content", "x")
+	if _, err := os.Stat(filepath.Join(envStore, "notes", "from-env.md")); err != nil {
+		t.Fatalf("$RECALL_STORE not used: %v", err)
+	}
+	if got := c.ok("ls"); got != "notes:from-env\n" {
+		t.Fatalf("ls via $RECALL_STORE = %q", got)
+	}
+
+	// --store wins over the environment.
+	flagStore := filepath.Join(t.TempDir(), "flag.db")
+	c.ok("--store", flagStore, "add", "notes", "from-flag", "--content", "y")
+	if got := c.ok("--store", flagStore, "ls"); got != "notes:from-flag\n" {
+		t.Fatalf("ls via --store = %q", got)
+	}
+	if got := c.ok("ls"); got != "notes:from-env\n" {
+		t.Fatalf("the env store changed: %q", got)
+	}
+
+	// A quoted "~/..." is expanded.
+	home := t.TempDir()
+	c2 := newCLI(t, map[string]string{"HOME": home, "RECALL_STORE": "~/tilde-memory"})
+	c2.ok("add", "notes", "n", "--content", "z")
+	if _, err := os.Stat(filepath.Join(home, "tilde-memory", "notes", "n.md")); err != nil {
+		t.Fatalf("~ not expanded: %v", err)
+	}
+}
+
+func TestDefaultStoreFolder(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		t.Skip("the XDG layout is checked on Linux and the BSDs")
+	}
+	home := t.TempDir()
+	c := newCLI(t, map[string]string{"HOME": home})
+	c.ok("add", "notes", "n", "--content", "z")
+	if _, err := os.Stat(filepath.Join(home, ".local", "share", "recall", "memory", "notes", "n.md")); err != nil {
+		t.Fatalf("default store not under ~/.local/share: %v", err)
+	}
+	xdg := t.TempDir()
+	c = newCLI(t, map[string]string{"HOME": home, "XDG_DATA_HOME": xdg})
+	c.ok("add", "notes", "n", "--content", "z")
+	if _, err := os.Stat(filepath.Join(xdg, "recall", "memory", "notes", "n.md")); err != nil {
+		t.Fatalf("default store not under $XDG_DATA_HOME: %v", err)
+	}
+}

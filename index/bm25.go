@@ -1,0 +1,436 @@
+package index
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// BM25 parameters of SPEC §4.
+const (
+	K1 = 1.5
+	B  = 0.75
+)
+
+// Doc is one entry as the index sees it. The index keeps the content so
+// that a retrieve can return it without touching the store.
+type Doc struct {
+	Category string
+	Name     string
+	Content  string
+
+	ord int32  // position in the snapshot, for callers aligning side data
+	len uint32 // |D|: token count of name + " " + content
+	// tf holds the term frequencies of a doc that lives in the overlay;
+	// base docs find theirs in the posting lists.
+	tf map[string]uint32
+}
+
+// Ord is a dense number in [0, Snapshot.Len()) unique within one snapshot.
+// Callers use it to align per-document data (vectors, for example) with
+// the snapshot; it changes between snapshots.
+func (d *Doc) Ord() int { return int(d.ord) }
+
+// Len is the number of index terms of the document, |D| in SPEC §4.
+func (d *Doc) Len() int { return int(d.len) }
+
+type posting struct {
+	doc uint32
+	tf  uint32
+}
+
+type docKey struct{ category, name string }
+
+// segment is an immutable inverted index over a set of docs.
+type segment struct {
+	docs     []Doc
+	keys     map[docKey]uint32
+	terms    map[string]uint32
+	postings [][]posting // by term id, sorted by doc
+	totalLen uint64
+}
+
+// Snapshot is an immutable BM25 index over the entries of a store at one
+// revision. It is safe for concurrent use; writes produce a new Snapshot
+// (With, Without) and never change an existing one.
+//
+// A snapshot is a base segment plus a small overlay of documents written
+// since the base was built and a set of base documents that are dead
+// (deleted or replaced). Scores are exact Okapi BM25 over the live
+// documents whatever the shape: N, df and avgdl count live documents only.
+type Snapshot struct {
+	rev uint64
+	tok *Tokenizer
+
+	base  *segment
+	dead  []uint64 // bitset over base docs
+	nDead int
+
+	overlay []*Doc         // overlay docs, ord = len(base.docs)+i; nil where deleted
+	okeys   map[docKey]int // index into overlay
+
+	n        int    // live docs
+	totalLen uint64 // of live docs
+}
+
+// Input is what Build reads per entry.
+type Input struct {
+	Category, Name, Content string
+}
+
+// Build indexes docs with tok and tags the snapshot with rev. Later
+// duplicates of an identity replace earlier ones.
+func Build(rev uint64, tok *Tokenizer, docs []Input) *Snapshot {
+	if tok == nil {
+		tok = NewTokenizer(SegmentOff)
+	}
+	seg := buildSegment(tok, docs)
+	return &Snapshot{rev: rev, tok: tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
+}
+
+func buildSegment(tok *Tokenizer, in []Input) *segment {
+	seg := &segment{
+		docs:  make([]Doc, 0, len(in)),
+		keys:  make(map[docKey]uint32, len(in)),
+		terms: make(map[string]uint32),
+	}
+	// Dedupe identities, last one wins, keeping first-seen order stable.
+	for _, d := range in {
+		k := docKey{d.Category, d.Name}
+		if i, ok := seg.keys[k]; ok {
+			seg.docs[i].Content = d.Content
+			continue
+		}
+		seg.keys[k] = uint32(len(seg.docs))
+		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(len(seg.docs))})
+	}
+	var (
+		lists    [][]posting
+		lastSeen []uint32 // doc+1 that last touched each term
+		toks     []string
+		buf      strings.Builder
+	)
+	for i := range seg.docs {
+		d := &seg.docs[i]
+		buf.Reset()
+		buf.WriteString(d.Name)
+		buf.WriteByte(' ')
+		buf.WriteString(d.Content)
+		toks = tok.AppendTokens(toks[:0], buf.String())
+		d.len = uint32(len(toks))
+		seg.totalLen += uint64(len(toks))
+		for _, t := range toks {
+			id, ok := seg.terms[t]
+			if !ok {
+				id = uint32(len(lists))
+				seg.terms[strings.Clone(t)] = id
+				lists = append(lists, nil)
+				lastSeen = append(lastSeen, 0)
+			}
+			if lastSeen[id] != uint32(i)+1 {
+				lastSeen[id] = uint32(i) + 1
+				lists[id] = append(lists[id], posting{doc: uint32(i), tf: 1})
+			} else {
+				lists[id][len(lists[id])-1].tf++
+			}
+		}
+	}
+	// Pack every list into one array: append's slack would otherwise cost
+	// up to half the postings memory for as long as the snapshot lives.
+	total := 0
+	for _, l := range lists {
+		total += len(l)
+	}
+	flat := make([]posting, 0, total)
+	seg.postings = make([][]posting, len(lists))
+	for id, l := range lists {
+		start := len(flat)
+		flat = append(flat, l...)
+		seg.postings[id] = flat[start:len(flat):len(flat)]
+	}
+	return seg
+}
+
+// Revision is the store revision the snapshot reflects.
+func (s *Snapshot) Revision() uint64 { return s.rev }
+
+// Tokenizer is the tokenizer documents were indexed with; queries must use
+// the same one.
+func (s *Snapshot) Tokenizer() *Tokenizer { return s.tok }
+
+// Len is one more than the largest Doc.Ord in the snapshot.
+func (s *Snapshot) Len() int { return len(s.base.docs) + len(s.overlay) }
+
+// Count is the number of live documents.
+func (s *Snapshot) Count() int { return s.n }
+
+func (s *Snapshot) isDead(i uint32) bool {
+	return s.nDead > 0 && s.dead[i/64]&(1<<(i%64)) != 0
+}
+
+// Lookup returns the live document with the identity, or nil.
+func (s *Snapshot) Lookup(category, name string) *Doc {
+	k := docKey{category, name}
+	if i, ok := s.okeys[k]; ok {
+		return s.overlay[i]
+	}
+	if i, ok := s.base.keys[k]; ok && !s.isDead(i) {
+		return &s.base.docs[i]
+	}
+	return nil
+}
+
+// Docs calls fn for every live document, in Ord order, until fn returns false.
+func (s *Snapshot) Docs(fn func(*Doc) bool) {
+	for i := range s.base.docs {
+		if s.isDead(uint32(i)) {
+			continue
+		}
+		if !fn(&s.base.docs[i]) {
+			return
+		}
+	}
+	for _, d := range s.overlay {
+		if d != nil && !fn(d) {
+			return
+		}
+	}
+}
+
+// Terms tokenizes a query and returns its distinct terms, sorted.
+func (s *Snapshot) Terms(query string) []string {
+	toks := s.tok.Tokens(query)
+	slices.Sort(toks)
+	return slices.Compact(toks)
+}
+
+// TermFreq returns tf(term, d).
+func (s *Snapshot) TermFreq(d *Doc, term string) int {
+	if d.tf != nil {
+		return int(d.tf[term])
+	}
+	id, ok := s.base.terms[term]
+	if !ok {
+		return 0
+	}
+	list := s.base.postings[id]
+	i, found := slices.BinarySearchFunc(list, uint32(d.ord), func(p posting, doc uint32) int {
+		return int(p.doc) - int(doc)
+	})
+	if !found {
+		return 0
+	}
+	return int(list[i].tf)
+}
+
+// MatchedTerms returns the terms (sorted, distinct, as given) present in d.
+func (s *Snapshot) MatchedTerms(d *Doc, terms []string) []string {
+	var out []string
+	for _, t := range terms {
+		if s.TermFreq(d, t) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Scored is a document with its BM25 score.
+type Scored struct {
+	Doc   *Doc
+	Score float64
+}
+
+// scratch is a dense score accumulator reused across queries.
+type scratch struct {
+	scores  []float64
+	touched []uint32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// Score calls fn for every live document with a BM25 score > 0 for the
+// distinct query terms, in no particular order.
+func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
+	if len(terms) == 0 || s.n == 0 {
+		return
+	}
+	N := float64(s.n)
+	avgdl := float64(s.totalLen) / N
+	if avgdl == 0 {
+		return
+	}
+	// tf·(k1+1) / (tf + k1·(1−b) + k1·b/avgdl·|D|)
+	c0 := K1 * (1 - B)
+	c1 := K1 * B / avgdl
+
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	if cap(sc.scores) < len(s.base.docs) {
+		sc.scores = make([]float64, len(s.base.docs))
+	}
+	scores := sc.scores[:len(s.base.docs)]
+	touched := sc.touched[:0]
+	docs := s.base.docs
+
+	var overlayScores []float64
+	if len(s.overlay) > 0 {
+		overlayScores = make([]float64, len(s.overlay))
+	}
+	for _, t := range terms {
+		var list []posting
+		if id, ok := s.base.terms[t]; ok {
+			list = s.base.postings[id]
+		}
+		df := len(list)
+		if s.nDead > 0 {
+			for _, p := range list {
+				if s.isDead(p.doc) {
+					df--
+				}
+			}
+		}
+		for _, d := range s.overlay {
+			if d != nil && d.tf[t] > 0 {
+				df++
+			}
+		}
+		if df == 0 {
+			continue
+		}
+		idf := math.Log(1 + (N-float64(df)+0.5)/(float64(df)+0.5))
+		for _, p := range list {
+			if s.nDead > 0 && s.isDead(p.doc) {
+				continue
+			}
+			tf := float64(p.tf)
+			v := idf * tf * (K1 + 1) / (tf + c0 + c1*float64(docs[p.doc].len))
+			if scores[p.doc] == 0 {
+				touched = append(touched, p.doc)
+			}
+			scores[p.doc] += v
+		}
+		for i, d := range s.overlay {
+			if d == nil {
+				continue
+			}
+			if n := d.tf[t]; n > 0 {
+				tf := float64(n)
+				overlayScores[i] += idf * tf * (K1 + 1) / (tf + c0 + c1*float64(d.len))
+			}
+		}
+	}
+	for _, i := range touched {
+		if v := scores[i]; v > 0 {
+			fn(&docs[i], v)
+		}
+		scores[i] = 0
+	}
+	sc.touched = touched[:0]
+	for i, v := range overlayScores {
+		if v > 0 {
+			fn(s.overlay[i], v)
+		}
+	}
+}
+
+// Search returns the top limit documents by BM25 score for the distinct
+// query terms, best first; ties by category, then name, ascending.
+// limit <= 0 means no limit.
+func (s *Snapshot) Search(terms []string, limit int) []Scored {
+	var top TopK
+	top.Reset(limit)
+	s.Score(terms, top.Push)
+	return top.Sorted()
+}
+
+// Less orders results: higher score first, then category, then name.
+func Less(a, b Scored) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	if a.Doc.Category != b.Doc.Category {
+		return a.Doc.Category < b.Doc.Category
+	}
+	return a.Doc.Name < b.Doc.Name
+}
+
+// TopK keeps the best k pushed results under Less. The zero value keeps
+// everything. Not safe for concurrent use.
+type TopK struct {
+	k    int
+	heap []Scored // min-heap under Less: heap[0] is the worst kept
+}
+
+// Reset empties t and sets its capacity; k <= 0 means unlimited.
+func (t *TopK) Reset(k int) {
+	t.k = k
+	t.heap = t.heap[:0]
+}
+
+// Push offers a result.
+func (t *TopK) Push(d *Doc, score float64) {
+	x := Scored{Doc: d, Score: score}
+	if t.k <= 0 {
+		t.heap = append(t.heap, x)
+		return
+	}
+	if len(t.heap) < t.k {
+		t.heap = append(t.heap, x)
+		t.up(len(t.heap) - 1)
+		return
+	}
+	if !Less(x, t.heap[0]) {
+		return
+	}
+	t.heap[0] = x
+	t.down(0)
+}
+
+// Sorted returns the kept results, best first.
+func (t *TopK) Sorted() []Scored {
+	out := slices.Clone(t.heap)
+	slices.SortFunc(out, func(a, b Scored) int {
+		switch {
+		case Less(a, b):
+			return -1
+		case Less(b, a):
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// worse reports whether heap[i] should sit above heap[j] in the min-heap.
+func (t *TopK) worse(i, j int) bool { return Less(t.heap[j], t.heap[i]) }
+
+func (t *TopK) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !t.worse(i, p) {
+			break
+		}
+		t.heap[i], t.heap[p] = t.heap[p], t.heap[i]
+		i = p
+	}
+}
+
+func (t *TopK) down(i int) {
+	n := len(t.heap)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && t.worse(r, l) {
+			m = r
+		}
+		if !t.worse(m, i) {
+			return
+		}
+		t.heap[i], t.heap[m] = t.heap[m], t.heap[i]
+		i = m
+	}
+}

@@ -1,0 +1,27 @@
+package index_test
+
+import (
+	"fmt"
+
+	"github.com/recallhq/recall/index"
+)
+
+func ExampleTokenizer_Tokens() {
+	tok := index.NewTokenizer(index.SegmentOff)
+	fmt.Printf("%q\n", tok.Tokens("Sanya 三亚之行! likes-the-sea ＡＢＣ"))
+	// Output: ["sanya" "三亚" "亚之" "之行" "likes" "the" "sea" "abc"]
+}
+
+func ExampleBuild() {
+	snap := index.Build(1, nil, []index.Input{
+		{Category: "prefs", Name: "sea", Content: "想去海边玩, loves the beach"},
+		{Category: "prefs", Name: "coffee", Content: "flat white, no sugar"},
+		{Category: "trips", Name: "三亚之行", Content: "海边的酒店很好"},
+	})
+	for _, h := range snap.Search(snap.Terms("海边 beach"), 10) {
+		fmt.Printf("%s:%s %.3f\n", h.Doc.Category, h.Doc.Name, h.Score)
+	}
+	// Output:
+	// prefs:sea 1.394
+	// trips:三亚之行 0.426
+}

@@ -1,0 +1,189 @@
+package index
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+type tokenizeCase struct {
+	Input  string   `json:"input"`
+	Tokens []string `json:"tokens"`
+	Note   string   `json:"note"`
+}
+
+// The vectors come from the shared contract. A copy lives in testdata so the
+// package tests stand alone; when the shared folder sits beside the repo its
+// current version is replayed as well, so a change to the contract is seen.
+func loadCases(t *testing.T) []tokenizeCase {
+	t.Helper()
+	var all []tokenizeCase
+	for _, p := range []string{"testdata/tokenize_cases.json", filepath.Join("..", "..", "shared", "tokenize_cases.json")} {
+		b, err := os.ReadFile(p)
+		if os.IsNotExist(err) && !strings.HasPrefix(p, "testdata") {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cs []tokenizeCase
+		if err := json.Unmarshal(b, &cs); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		all = append(all, cs...)
+	}
+	if len(all) == 0 {
+		t.Fatal("no tokenizer cases")
+	}
+	return all
+}
+
+func TestTokenizeCases(t *testing.T) {
+	tok := NewTokenizer(SegmentOff)
+	for _, c := range loadCases(t) {
+		t.Run(c.Note, func(t *testing.T) {
+			got := tok.Tokens(c.Input)
+			if len(got) == 0 && len(c.Tokens) == 0 {
+				return
+			}
+			if !reflect.DeepEqual(got, c.Tokens) {
+				t.Errorf("Tokens(%q) = %q, want %q", c.Input, got, c.Tokens)
+			}
+		})
+	}
+}
+
+func TestTokenizeMore(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"café", []string{"café"}},                  // not cut into "caf" as [a-z0-9]+ would
+		{"Straße", []string{"straße"}},              // lower-cased, not case-folded
+		{"ＨＥＬＬＯ　ｗｏｒｌｄ", []string{"hello", "world"}}, // full-width space separates
+		{"北京。上海", []string{"北京", "上海"}},             // CJK punctuation separates runs
+		{"x²", []string{"x2"}},                      // NFKC
+		{"海边beach海边", []string{"海边", "beach", "海边"}},
+		{"e\u0301cole", []string{"école"}}, // combining mark composed by NFKC
+		{"ABC", []string{"abc"}},
+		{"漢字かなカナ", []string{"漢字", "字か", "かな", "なカ", "カナ"}},
+	}
+	tok := NewTokenizer(SegmentOff)
+	for _, c := range cases {
+		if got := tok.Tokens(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestEstTokens(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"hello world", 2},
+		{"likes-the-sea", 3},
+		{"想去海边玩", 5},
+		{"Sanya 三亚之行!", 5},
+		{"!!!", 0},
+	}
+	for _, c := range cases {
+		if got := EstTokens(c.in); got != c.want {
+			t.Errorf("EstTokens(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
+
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"", "Hello, World!", "想去海边玩", "海边beach", "コーヒーが好き", "ＡＢＣ１２３", "\xff\xfe", "e\u0301", "中 文"} {
+		f.Add(s)
+	}
+	tok := NewTokenizer(SegmentOff)
+	f.Fuzz(func(t *testing.T, s string) {
+		got := tok.Tokens(s)
+		again := tok.Tokens(s)
+		if !reflect.DeepEqual(got, again) {
+			t.Fatalf("not deterministic: %q vs %q", got, again)
+		}
+		for _, w := range got {
+			if w == "" {
+				t.Fatalf("empty token from %q", s)
+			}
+			runes := []rune(w)
+			cjk := 0
+			for _, r := range runes {
+				if isCJK(r) {
+					cjk++
+				}
+			}
+			switch {
+			case cjk == 0:
+				// A word: letters, marks, digits only; no separators.
+				if strings.ContainsAny(w, " \t\n,.!?-:/") {
+					t.Fatalf("word token %q contains a separator (input %q)", w, s)
+				}
+			case cjk != len(runes):
+				t.Fatalf("token %q mixes CJK and non-CJK (input %q)", w, s)
+			case len(runes) > 2:
+				t.Fatalf("CJK token %q longer than a bigram (input %q)", w, s)
+			}
+			if !utf8.ValidString(w) && utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 token %q from valid input", w)
+			}
+		}
+		// The byte-level fast path agrees with a naive rune-by-rune reading
+		// of SPEC §3.
+		if want := naiveTokens(s); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("Tokens(%q) = %q, naive reading gives %q", s, got, want)
+		}
+		norm := normalize(s)
+		if n := EstTokens(s); n > len(norm) {
+			t.Fatalf("EstTokens(%q) = %d exceeds its byte length", s, n)
+		}
+	})
+}
+
+// naiveTokens is SPEC §3 read literally, one rune at a time.
+func naiveTokens(s string) []string {
+	var out []string
+	var word, run []rune
+	flushWord := func() {
+		if len(word) > 0 {
+			out = append(out, string(word))
+			word = nil
+		}
+	}
+	flushRun := func() {
+		switch {
+		case len(run) == 1:
+			out = append(out, string(run))
+		case len(run) > 1:
+			for i := 0; i+1 < len(run); i++ {
+				out = append(out, string(run[i:i+2]))
+			}
+		}
+		run = nil
+	}
+	for _, r := range normalize(s) {
+		switch {
+		case isCJK(r):
+			flushWord()
+			run = append(run, r)
+		case unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r):
+			flushRun()
+			word = append(word, r)
+		default:
+			flushWord()
+			flushRun()
+		}
+	}
+	flushWord()
+	flushRun()
+	return out
+}

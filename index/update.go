@@ -1,0 +1,97 @@
+package index
+
+import (
+	"slices"
+	"strings"
+)
+
+// compactAt is the overlay size (written plus deleted documents) past which
+// a write rebuilds the whole snapshot. The overlay is scanned per query
+// term, so it must stay small; a rebuild is pure CPU over the documents the
+// snapshot already holds (no store reads) and happens on the writer's
+// goroutine, never a reader's.
+func compactAt(n int) int {
+	return min(max(n/16, 32), 256)
+}
+
+// With returns a snapshot tagged rev in which (in.Category, in.Name) holds
+// in.Content, added or replaced. s is unchanged.
+func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
+	ns := s.clone(rev)
+	ns.remove(in.Category, in.Name)
+	d := &Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(s.base.docs) + len(ns.overlay))}
+	toks := s.tok.Tokens(in.Name + " " + in.Content)
+	d.len = uint32(len(toks))
+	d.tf = make(map[string]uint32, len(toks))
+	for _, t := range toks {
+		if _, ok := d.tf[t]; !ok {
+			t = strings.Clone(t)
+		}
+		d.tf[t]++
+	}
+	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
+	ns.overlay = append(ns.overlay, d)
+	ns.n++
+	ns.totalLen += uint64(d.len)
+	return ns.maybeCompact()
+}
+
+// Without returns a snapshot tagged rev without the identity. s is
+// unchanged.
+func (s *Snapshot) Without(rev uint64, category, name string) *Snapshot {
+	ns := s.clone(rev)
+	ns.remove(category, name)
+	return ns.maybeCompact()
+}
+
+// clone copies the mutable parts; the base segment is shared.
+func (s *Snapshot) clone(rev uint64) *Snapshot {
+	ns := *s
+	ns.rev = rev
+	ns.overlay = slices.Clone(s.overlay)
+	ns.okeys = make(map[docKey]int, len(s.okeys)+1)
+	for k, v := range s.okeys {
+		ns.okeys[k] = v
+	}
+	return &ns
+}
+
+// remove drops the live document with the identity, if any, from ns, which
+// must be a fresh clone.
+func (ns *Snapshot) remove(category, name string) {
+	k := docKey{category, name}
+	if i, ok := ns.okeys[k]; ok {
+		d := ns.overlay[i]
+		// Leave a hole: Ords of later overlay docs stay put.
+		ns.overlay[i] = nil
+		delete(ns.okeys, k)
+		ns.n--
+		ns.totalLen -= uint64(d.len)
+		return
+	}
+	i, ok := ns.base.keys[k]
+	if !ok || ns.isDead(i) {
+		return
+	}
+	if ns.dead == nil || len(ns.dead) == 0 {
+		ns.dead = make([]uint64, (len(ns.base.docs)+63)/64)
+	} else {
+		ns.dead = slices.Clone(ns.dead)
+	}
+	ns.dead[i/64] |= 1 << (i % 64)
+	ns.nDead++
+	ns.n--
+	ns.totalLen -= uint64(ns.base.docs[i].len)
+}
+
+func (ns *Snapshot) maybeCompact() *Snapshot {
+	if len(ns.overlay)+ns.nDead <= compactAt(ns.n) {
+		return ns
+	}
+	in := make([]Input, 0, ns.n)
+	ns.Docs(func(d *Doc) bool {
+		in = append(in, Input{Category: d.Category, Name: d.Name, Content: d.Content})
+		return true
+	})
+	return Build(ns.rev, ns.tok, in)
+}

@@ -1,0 +1,35 @@
+// Package retrieve is recall's read path (SPEC §7): given a query it returns
+// the memories to put in an agent's prompt, each with the evidence of why.
+//
+// # Basics
+//
+//	eng := retrieve.New(st, retrieve.Options{})
+//	res, err := eng.Retrieve(ctx, retrieve.Request{Query: "想去海边玩"})
+//
+// The pipeline is synchronous and makes no LLM call:
+//
+//  1. tokenize the query (the index's tokenizer; no terms → empty result);
+//  2. score with BM25 and keep the top Limit entries with a score > 0 as
+//     hits, ties broken by category, then name;
+//  3. expand one hop of [[category:name]] wiki-links from each hit, right
+//     after it, skipping entries that are hits anywhere in the list or were
+//     already injected; links to missing entries are reported as written in
+//     Result.UnresolvedLinks, each once;
+//  4. keep the longest prefix of items within the token budget (the first
+//     item always), reporting the rest in Result.Dropped when Explain is set.
+//
+// # Freshness
+//
+// An Engine keeps an immutable index snapshot and compares the store's
+// revision with it before every retrieve. Writes through Engine.Put and
+// Engine.Delete patch the snapshot on the writer's goroutine, so retrieves
+// never wait for them and always see them. A write made to the store
+// directly moves the revision and makes the next retrieve rebuild the
+// snapshot. Edits that move no revision (another process editing an fs
+// folder) need Engine.Rebuild.
+//
+// # Caveats
+//
+// Retrieve returns an error only when the store itself fails. Scores are
+// comparable within one result only. Link items are not scored (Score 0).
+package retrieve

@@ -1,0 +1,194 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/store"
+)
+
+// Defaults of SPEC §7.
+const (
+	DefaultLimit  = 10
+	DefaultBudget = 800
+	// Unlimited, as Request.Budget, turns the token budget off.
+	Unlimited = -1
+)
+
+// Options configure an Engine. The zero value is ready to use.
+type Options struct {
+	// Segmentation of CJK text for the index and queries. The zero value
+	// (off) uses bigrams and never loads the gse dictionary.
+	Segmentation index.Segmentation
+}
+
+// Engine answers retrieves over a store. It keeps an in-memory BM25
+// snapshot that is lazily fresh: each retrieve compares the store's
+// revision with the snapshot's and rebuilds when they differ. Writes made
+// through the Engine update the snapshot themselves (incrementally), so a
+// retrieve after them neither waits nor misses them; writes made to the
+// store behind the Engine's back are picked up by a full rebuild on the
+// next retrieve, and edits that do not move the revision at all (another
+// process editing an fs folder) by Rebuild.
+//
+// An Engine is safe for concurrent use. Retrieves never take a lock: they
+// load the current snapshot with one atomic read.
+type Engine struct {
+	st   store.Store
+	tok  *index.Tokenizer
+	snap atomic.Pointer[index.Snapshot]
+
+	builds singleflight.Group
+	// wmu serialises writes through the engine, so that the revision before
+	// and after a write identify that write alone.
+	wmu sync.Mutex
+}
+
+// New returns an Engine over st. It does not read the store until the
+// first retrieve (or Rebuild).
+func New(st store.Store, opts Options) *Engine {
+	return &Engine{st: st, tok: index.NewTokenizer(opts.Segmentation)}
+}
+
+// Store returns the store the engine reads.
+func (e *Engine) Store() store.Store { return e.st }
+
+// Snapshot returns an index snapshot at the store's current revision,
+// building one if the current one is stale.
+func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
+	rev, err := e.st.Revision(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read store revision: %w", err)
+	}
+	if s := e.snap.Load(); s != nil && s.Revision() == rev {
+		return s, nil
+	}
+	return e.build(ctx, rev)
+}
+
+// Rebuild discards the snapshot and builds a new one from the store, for
+// edits the revision cannot see (another process writing an fs folder).
+func (e *Engine) Rebuild(ctx context.Context) (BuildStats, error) {
+	rev, err := e.st.Revision(ctx)
+	if err != nil {
+		return BuildStats{}, fmt.Errorf("read store revision: %w", err)
+	}
+	s, stats, err := e.buildAt(ctx, rev)
+	if err != nil {
+		return stats, err
+	}
+	// Unconditional: the point is to replace a snapshot of the same revision.
+	e.snap.Store(s)
+	return stats, nil
+}
+
+// BuildStats reports what a full build indexed and skipped.
+type BuildStats struct {
+	Entries int
+	Skipped []error // one per entry the store could not read
+}
+
+func buildKey(rev uint64) string { return fmt.Sprint(rev) }
+
+// build makes a snapshot at rev, sharing the work with concurrent callers
+// asking for the same revision.
+func (e *Engine) build(ctx context.Context, rev uint64) (*index.Snapshot, error) {
+	v, err, _ := e.builds.Do(buildKey(rev), func() (any, error) {
+		s, _, err := e.buildAt(ctx, rev)
+		if err != nil {
+			return nil, err
+		}
+		e.publish(s)
+		return s, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*index.Snapshot), nil
+}
+
+func (e *Engine) buildAt(ctx context.Context, rev uint64) (*index.Snapshot, BuildStats, error) {
+	var (
+		docs  []index.Input
+		stats BuildStats
+	)
+	for ent, err := range e.st.All(ctx) {
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
+				return nil, stats, fmt.Errorf("read store: %w", err)
+			}
+			// One unreadable entry (a hand-edited file with bad UTF-8, say)
+			// must not take retrieve down; it is simply not indexed.
+			stats.Skipped = append(stats.Skipped, err)
+			continue
+		}
+		docs = append(docs, index.Input{Category: ent.Category, Name: ent.Name, Content: ent.Content})
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, stats, err
+	}
+	s := index.Build(rev, e.tok, docs)
+	stats.Entries = s.Count()
+	return s, stats, nil
+}
+
+// publish swaps s in unless a newer snapshot is already there.
+func (e *Engine) publish(s *index.Snapshot) {
+	for {
+		cur := e.snap.Load()
+		if cur != nil && cur.Revision() > s.Revision() {
+			return
+		}
+		if e.snap.CompareAndSwap(cur, s) {
+			return
+		}
+	}
+}
+
+// Put writes an entry to the store (an upsert) and makes it visible to the
+// next retrieve without a rebuild.
+func (e *Engine) Put(ctx context.Context, ent store.Entry) error {
+	return e.write(ctx, func() error { return e.st.Put(ctx, ent) }, func(s *index.Snapshot, rev uint64) *index.Snapshot {
+		return s.With(rev, index.Input{Category: ent.Category, Name: ent.Name, Content: ent.Content})
+	})
+}
+
+// Delete removes an entry from the store and from the next retrieve.
+func (e *Engine) Delete(ctx context.Context, category, name string) error {
+	return e.write(ctx, func() error { return e.st.Delete(ctx, category, name) }, func(s *index.Snapshot, rev uint64) *index.Snapshot {
+		return s.Without(rev, category, name)
+	})
+}
+
+func (e *Engine) write(ctx context.Context, do func() error, apply func(*index.Snapshot, uint64) *index.Snapshot) error {
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	before, err := e.st.Revision(ctx)
+	if err != nil {
+		return fmt.Errorf("read store revision: %w", err)
+	}
+	if err := do(); err != nil {
+		return err
+	}
+	after, err := e.st.Revision(ctx)
+	if err != nil {
+		// The write landed; the snapshot is merely stale and the next
+		// retrieve will notice.
+		return nil
+	}
+	cur := e.snap.Load()
+	// Only when exactly this write moved the revision can the snapshot be
+	// patched; otherwise someone wrote behind our back and the next
+	// retrieve rebuilds from the store.
+	if cur == nil || cur.Revision() != before || after != before+1 {
+		return nil
+	}
+	e.publish(apply(cur, after))
+	return nil
+}

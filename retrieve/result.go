@@ -1,0 +1,52 @@
+package retrieve
+
+// Result is the answer to one retrieve, with the evidence for every item
+// (SPEC §7). Its JSON form is the `recall retrieve --json` output.
+type Result struct {
+	// Items survive the budget, in injection order.
+	Items []Item `json:"items"`
+	// BudgetUsed is the sum of the items' TokensEst.
+	BudgetUsed int `json:"budget_used"`
+	// EmbeddingUsed is true only when the cosine path really ran.
+	EmbeddingUsed bool `json:"embedding_used"`
+	// UnresolvedLinks lists, as written and each once, the links of hits
+	// whose target does not exist. Collected before the budget is applied.
+	UnresolvedLinks []string `json:"unresolved_links"`
+	// Dropped holds the items the budget cut, only when explain was asked.
+	Dropped []Item `json:"dropped,omitzero"`
+}
+
+// Source says why an item is in the result.
+type Source string
+
+const (
+	SourceHit  Source = "hit"  // it matched the query
+	SourceLink Source = "link" // a hit links to it
+)
+
+// Ref names an entry.
+type Ref struct {
+	Category string `json:"category"`
+	Name     string `json:"name"`
+}
+
+// Item is one entry in a result.
+type Item struct {
+	Source   Source `json:"source"`
+	Category string `json:"category"`
+	Name     string `json:"name"`
+	Content  string `json:"content"`
+	// Score is the fused score when the embedding ran, else BM25; 0 for links,
+	// which are not scored.
+	Score float64 `json:"score"`
+	// BM25Score is set on hits.
+	BM25Score *float64 `json:"bm25_score,omitempty"`
+	// CosScore is set on hits that have a vector, when the cosine path ran.
+	CosScore *float64 `json:"cos_score,omitempty"`
+	// Via is the hit that linked to this item (links only).
+	Via *Ref `json:"via,omitempty"`
+	// MatchedTerms are the query terms present in the entry, sorted (hits).
+	MatchedTerms []string `json:"matched_terms,omitzero"`
+	// TokensEst is est_tokens(name + "\n" + content).
+	TokensEst int `json:"tokens_est"`
+}

@@ -1,0 +1,413 @@
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"iter"
+	"sync"
+	"time"
+
+	bbolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+
+	"github.com/recallhq/recall/store"
+)
+
+// Errors of Open besides store.ErrLocked. Callers test them with errors.Is.
+var (
+	// ErrNotDatabase is returned by Open for a file that is not a recall
+	// database: not a bbolt file at all, or a bbolt file that another
+	// program uses.
+	ErrNotDatabase = errors.New("not a recall database")
+	// ErrNewerFormat is returned by Open for a database written by a newer
+	// recall, whose format this one cannot read safely.
+	ErrNewerFormat = errors.New("database format is newer than this recall supports")
+)
+
+// FormatVersion is the version of the file layout this package writes and
+// reads. Open refuses files with a higher version.
+const FormatVersion = 1
+
+// Bucket names. A future bucket (the vector cache, "recall.vectors") is added
+// to initBuckets; files without it gain it on their next Open.
+var (
+	bucketMeta    = []byte("recall.meta")
+	bucketEntries = []byte("recall.entries")
+
+	initBuckets = [][]byte{bucketEntries}
+
+	keyFormat = []byte("format")
+)
+
+// DefaultTimeout is how long Open waits for another process to release the
+// file when Options.Timeout is zero.
+const DefaultTimeout = time.Second
+
+// chunkSize is how many entries All reads per read transaction.
+const chunkSize = 256
+
+// Options configures Open. The zero value is ready to use.
+type Options struct {
+	// Timeout bounds how long Open waits for the file lock held by another
+	// process before failing with store.ErrLocked. Zero means
+	// DefaultTimeout. Waiting forever is deliberately not offered.
+	Timeout time.Duration
+
+	// NoSync skips the fsync after each write. UNSAFE: a crash of the
+	// machine (not just of the process) can lose writes or corrupt the
+	// file. Meant for benchmarks only.
+	NoSync bool
+}
+
+// Validate reports whether the options are usable.
+func (o Options) Validate() error {
+	if o.Timeout < 0 {
+		return fmt.Errorf("bolt options: negative timeout %v", o.Timeout)
+	}
+	return nil
+}
+
+// Store is a store.Store kept in one bbolt file. It is safe for concurrent
+// use by multiple goroutines; only one process can have the file open.
+type Store struct {
+	path string
+
+	// mu guards closed. Every method holds it for reading while it uses db,
+	// so Close (which takes it for writing) never pulls the file from
+	// under a running transaction.
+	mu     sync.RWMutex
+	closed bool
+	db     *bbolt.DB
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens the recall database at path, creating the file (mode 0600,
+// since memories are personal) if it does not exist. The parent directory
+// must exist.
+//
+// If another process has the file open, Open waits up to opts.Timeout and
+// then fails with an error wrapping store.ErrLocked. A file that is not a
+// recall database yields ErrNotDatabase, one from a newer recall
+// ErrNewerFormat. A nil opts means the zero Options.
+func Open(path string, opts *Options) (*Store, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := o.Validate(); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{
+		Timeout:      o.Timeout,
+		NoSync:       o.NoSync,
+		FreelistType: bbolt.FreelistMapType,
+	})
+	switch {
+	case errors.Is(err, berrors.ErrTimeout):
+		return nil, fmt.Errorf("open %s: %w (waited %v; another recall command or server is using it; wait or talk to that server)",
+			path, store.ErrLocked, o.Timeout)
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
+		return nil, fmt.Errorf("open %s: %w: the file is not a bbolt database (%v)", path, ErrNotDatabase, err)
+	case err != nil:
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := initialise(db); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &Store{path: path, db: db}, nil
+}
+
+// initialise checks the file's format and creates missing buckets. It only
+// writes when something is missing, so opening an up-to-date file costs no
+// fsync, and it never writes to a file it refuses.
+func initialise(db *bbolt.DB) error {
+	needWrite := false
+	err := db.View(func(tx *bbolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			var foreign []string
+			_ = tx.ForEach(func(name []byte, _ *bbolt.Bucket) error {
+				foreign = append(foreign, string(name))
+				return nil
+			})
+			if len(foreign) > 0 {
+				return fmt.Errorf("%w: it is a bbolt file with buckets %q but without recall's", ErrNotDatabase, foreign)
+			}
+			needWrite = true
+			return nil
+		}
+		v, err := formatVersion(meta)
+		if err != nil {
+			return err
+		}
+		if v > FormatVersion {
+			return fmt.Errorf("%w: format version %d, this recall reads up to %d; upgrade recall", ErrNewerFormat, v, FormatVersion)
+		}
+		for _, name := range initBuckets {
+			if tx.Bucket(name) == nil {
+				needWrite = true
+			}
+		}
+		return nil
+	})
+	if err != nil || !needWrite {
+		return err
+	}
+	return db.Update(func(tx *bbolt.Tx) error {
+		meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+		if err != nil {
+			return err
+		}
+		if meta.Get(keyFormat) == nil {
+			if err := meta.Put(keyFormat, binary.AppendUvarint(nil, FormatVersion)); err != nil {
+				return err
+			}
+		}
+		for _, name := range initBuckets {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func formatVersion(meta *bbolt.Bucket) (uint64, error) {
+	raw := meta.Get(keyFormat)
+	v, n := binary.Uvarint(raw)
+	if n <= 0 || n != len(raw) || v == 0 {
+		return 0, fmt.Errorf("%w: recall's meta bucket has no valid format version", ErrNotDatabase)
+	}
+	return v, nil
+}
+
+// Path returns the file name the store was opened with.
+func (s *Store) Path() string { return s.path }
+
+// use runs fn while holding the close guard, after checking that the store
+// is open and ctx is live. op names the operation in errors.
+func (s *Store) use(ctx context.Context, op string, fn func() error) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return fmt.Errorf("%s %s: %w", op, s.path, store.ErrClosed)
+	}
+	return fn()
+}
+
+// Get returns the entry with the identity.
+func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, error) {
+	op := "get " + store.Key{Category: category, Name: name}.String()
+	if err := store.ValidateKey(category, name); err != nil {
+		return store.Entry{}, fmt.Errorf("%s: %w", op, err)
+	}
+	e := store.Entry{Category: category, Name: name}
+	err := s.use(ctx, op, func() error {
+		return s.db.View(func(tx *bbolt.Tx) error {
+			v := tx.Bucket(bucketEntries).Get(encodeKey(category, name))
+			if v == nil {
+				return fmt.Errorf("%s: %w", op, store.ErrNotFound)
+			}
+			var err error
+			if e.Content, e.Meta, err = decodeValue(v); err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return store.Entry{}, err
+	}
+	return e, nil
+}
+
+// Put validates e and inserts or replaces the entry with its identity. The
+// write and the revision bump commit in one transaction. A zero
+// Meta.Created keeps the creation time of the entry being replaced (or
+// becomes now); a zero Meta.Updated becomes now.
+func (s *Store) Put(ctx context.Context, e store.Entry) error {
+	op := "put " + e.Key().String()
+	if err := store.Validate(e); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	// Unrepresentable metadata fails here, before any transaction.
+	extra, err := marshalExtra(e.Meta.Extra)
+	if err != nil {
+		return fmt.Errorf("%s: %w: metadata cannot be stored: %v", op, store.ErrInvalid, err)
+	}
+	key := encodeKey(e.Category, e.Name)
+	return s.use(ctx, op, func() error {
+		return s.db.Update(func(tx *bbolt.Tx) error {
+			entries := tx.Bucket(bucketEntries)
+			m := e.Meta
+			now := time.Now().UTC().Round(0)
+			if m.Created.IsZero() {
+				if old := entries.Get(key); old != nil {
+					// A damaged old record only loses its creation time.
+					m.Created, _ = decodeCreated(old)
+				}
+				if m.Created.IsZero() {
+					m.Created = now
+				}
+			}
+			if m.Updated.IsZero() {
+				m.Updated = now
+			}
+			if err := entries.Put(key, appendValue(nil, e.Content, m, extra)); err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+			return bump(tx)
+		})
+	})
+}
+
+// Delete removes the entry with the identity. A missing entry is
+// ErrNotFound and leaves the revision alone.
+func (s *Store) Delete(ctx context.Context, category, name string) error {
+	op := "delete " + store.Key{Category: category, Name: name}.String()
+	if err := store.ValidateKey(category, name); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	key := encodeKey(category, name)
+	return s.use(ctx, op, func() error {
+		return s.db.Update(func(tx *bbolt.Tx) error {
+			entries := tx.Bucket(bucketEntries)
+			if entries.Get(key) == nil {
+				return fmt.Errorf("%s: %w", op, store.ErrNotFound)
+			}
+			if err := entries.Delete(key); err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+			return bump(tx)
+		})
+	})
+}
+
+// bump raises the revision inside the write transaction tx, so the write and
+// its revision commit or vanish together.
+func bump(tx *bbolt.Tx) error {
+	if _, err := tx.Bucket(bucketMeta).NextSequence(); err != nil {
+		return fmt.Errorf("bump revision: %w", err)
+	}
+	return nil
+}
+
+// Revision returns the revision stored in the file. It survives Close and
+// reopening; it rises by one per successful Put or Delete.
+func (s *Store) Revision(ctx context.Context) (uint64, error) {
+	var r uint64
+	err := s.use(ctx, "revision", func() error {
+		return s.db.View(func(tx *bbolt.Tx) error {
+			r = tx.Bucket(bucketMeta).Sequence()
+			return nil
+		})
+	})
+	return r, err
+}
+
+// All yields every entry in key order (category, then name, bytewise).
+//
+// It reads chunkSize entries per read transaction and yields them after the
+// transaction has ended, resuming past the last key read. So the loop body
+// may write to the store, and a slow consumer never pins a transaction (a
+// read transaction held open would block a write that needs to grow the
+// memory map, which in the same goroutine is a deadlock). The price: it is
+// not a snapshot; entries written during the loop may or may not appear.
+//
+// An entry whose record cannot be decoded is yielded as an error naming it
+// and iteration goes on. Cancelling ctx or closing the store ends the
+// iteration with that error.
+func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
+	return func(yield func(store.Entry, error) bool) {
+		var (
+			after []byte // last key read; nil before the first chunk
+			batch = make([]item, 0, chunkSize)
+		)
+		for {
+			batch = batch[:0]
+			err := s.use(ctx, "all", func() error {
+				return s.db.View(func(tx *bbolt.Tx) error {
+					c := tx.Bucket(bucketEntries).Cursor()
+					var k, v []byte
+					if after == nil {
+						k, v = c.First()
+					} else if k, v = c.Seek(after); k != nil && bytes.Equal(k, after) {
+						k, v = c.Next()
+					}
+					for ; k != nil && len(batch) < chunkSize; k, v = c.Next() {
+						after = append(after[:0], k...)
+						if v == nil {
+							continue // a nested bucket: not ours
+						}
+						batch = append(batch, decodeItem(k, v))
+					}
+					if k == nil {
+						after = nil // reached the end
+					}
+					return nil
+				})
+			})
+			if err != nil {
+				yield(store.Entry{}, err)
+				return
+			}
+			for _, it := range batch {
+				if err := ctx.Err(); err != nil {
+					yield(store.Entry{}, fmt.Errorf("all: %w", err))
+					return
+				}
+				if !yield(it.e, it.err) {
+					return
+				}
+			}
+			if after == nil {
+				return
+			}
+		}
+	}
+}
+
+// item is one element of an All sequence, decoded inside the transaction.
+type item struct {
+	e   store.Entry
+	err error
+}
+
+func decodeItem(k, v []byte) (it item) {
+	cat, name, err := decodeKey(k)
+	if err != nil {
+		it.err = fmt.Errorf("all: %w", err)
+		return it
+	}
+	it.e.Category, it.e.Name = cat, name
+	if it.e.Content, it.e.Meta, err = decodeValue(v); err != nil {
+		it.err = fmt.Errorf("all: entry %s: %w", it.e.Key(), err)
+	}
+	return it
+}
+
+// Close releases the file and its lock. It waits for running calls to
+// finish; later calls, and a second Close, fail with store.ErrClosed.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return fmt.Errorf("close %s: %w", s.path, store.ErrClosed)
+	}
+	s.closed = true
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", s.path, err)
+	}
+	return nil
+}

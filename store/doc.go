@@ -1,0 +1,26 @@
+// Package store defines the contract between recall and its storage
+// backends: the Store interface, the Entry type, validation of the rules in
+// SPEC §1, and the sentinel errors callers branch on.
+//
+// Backends live in sub-packages: store/fs keeps one markdown file per entry
+// in a folder a person can edit; store/bolt keeps everything in a single
+// bbolt file. Package storetest holds the conformance suite both run.
+//
+// # Basics
+//
+// An entry is identified by (category, name). Put is an upsert. Every
+// successful Put or Delete raises the store's revision; readers (an index,
+// a cache) compare revisions to know when they are stale.
+//
+// # Optional capabilities
+//
+// Extras are optional interfaces found by type assertion, in the manner of
+// io/fs: for example a backend that can persist embedding vectors
+// implements a vector-cache interface defined where it is used.
+//
+// # Caveats
+//
+// Revisions are per process for store/fs: edits made by other processes are
+// not counted. An index over an fs store must be rebuilt explicitly (or the
+// process restarted) to see them.
+package store

@@ -1,0 +1,91 @@
+// Package fs implements store.Store over a folder of markdown files that a
+// person can read, edit, and keep in git.
+//
+// The package is named after the layout it asks for (store/fs); inside its
+// own files the standard io/fs is imported as iofs.
+//
+// # Layout
+//
+// Each entry is one file, <root>/<category>/<name>.md. The category folder
+// is created by the first Put into it and removed by the Delete of its last
+// entry. Anything else in the folder is left alone and ignored: names
+// starting with '.', files not ending in ".md", files directly in the root,
+// and folders inside a category. A folder or "*.md" file whose name is not
+// a valid category or name (see store.ValidateName) is reported by All as
+// an error item wrapping ErrMalformed, so an importer can say why it was
+// skipped.
+//
+// # Front matter
+//
+// The body of the file is the entry's content, byte for byte. Metadata, when
+// present, is YAML front matter at the very start of the file, between two
+// lines that read "---" (CRLF line ends are accepted):
+//
+//	---
+//	tags:
+//	  - travel
+//	created: 2024-03-01T09:30:00Z
+//	updated: 2024-03-02T18:00:00Z
+//	mood: sunny
+//	---
+//	The sea at Sanya is very blue.
+//
+// tags is a list (a single string means one tag); created and updated are
+// RFC 3339 times (a bare date such as 2024-03-01 means midnight UTC). Every
+// other key lands in Meta.Extra and is written back by Put, with the value
+// types a YAML decoder yields (map[string]any, []any, int, float64, ...).
+// A file without front matter is all content. Put always writes front
+// matter (it sets created and updated) in a canonical form: tags, created,
+// updated, then the other keys sorted, two-space indent, comments dropped.
+// Content that itself begins with "---" is always preceded by a front matter
+// block, so it reads back unchanged.
+//
+// A file whose front matter is not a YAML mapping with well-formed tags and
+// times is not silently turned into content: Get returns, and All yields for
+// that one file, an error wrapping ErrMalformed that names the path and the
+// line. Put over such a file works and replaces it. A file that opens with a
+// "---" line but never has a second one has no front matter.
+//
+// # Atomicity and durability
+//
+// Put writes a temp file in the entry's folder (".<name>.md.tmp-<random>",
+// hidden from All and Get by its leading dot), fsyncs it, renames it over the
+// entry's file, and fsyncs the folder; a new category folder is fsynced into
+// the root before any file is written in it. A reader, or the folder after a
+// crash or SIGKILL at any moment, sees the old file or the new one, never a
+// mix or a truncated file. Delete removes the file and fsyncs the folder.
+// Temp files left by a crash are removed by the next Open once they are a
+// minute old (Options.StaleTempAge), so the temp file of a write in flight in
+// another process is never taken away. Writes to one entry are serialised
+// within the Store; reads take no lock.
+//
+// # Revision
+//
+// The revision is a counter in memory, starting at zero, raised by each
+// successful Put and Delete of this Store value. Changes made by hand, by
+// git, by another process, or by another Store on the same folder are
+// visible to Get and All at once, but they do not raise the revision: an
+// index that watches the revision must be rebuilt explicitly (or the process
+// restarted) to see them.
+//
+// # Caveats
+//
+//   - On a case-insensitive file system (the macOS and Windows defaults),
+//     names differing only in case are one file; on macOS, names differing
+//     only in Unicode normalisation are too. The key Get returns is the one
+//     asked for, not the file's spelling.
+//   - A markdown file that begins with a "---" line (a thematic break) and
+//     has another "---" line later is read as front matter. Start such
+//     content with "***" instead, or let Put write it: Put adds a front
+//     matter block in front of it.
+//   - Front matter is limited to 256 KiB; Put rejects metadata that does not
+//     fit, tags or extra keys that are not valid UTF-8, and extra keys named
+//     tags, created or updated (a *store.FieldError for "meta").
+//   - Put keeps the permission bits of the file it replaces; a new file gets
+//     0666 less the umask. A symbolic link at an entry's path is replaced by
+//     a plain file; symbolic links to category folders are followed.
+//   - Timestamps that Put sets itself are in UTC, to the second; times the
+//     caller gives are written at full precision in their own offset.
+//   - Windows is not tested: there, folders are not fsynced and a rename
+//     over a file another program holds open may fail.
+package fs

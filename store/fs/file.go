@@ -1,0 +1,247 @@
+package fs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/recallhq/recall/store"
+)
+
+const (
+	ext = ".md"
+	// tempMarker sits between the entry's file name and a random suffix:
+	// ".<name>.md.tmp-<16 hex digits>". The leading dot keeps temp files out
+	// of All even without the marker.
+	tempMarker = ext + ".tmp-"
+	// maxFrontMatterBytes bounds the metadata block, so a file can be
+	// read with a fixed limit instead of trusting whatever sits in the folder.
+	maxFrontMatterBytes = 256 << 10
+	maxFileBytes        = store.MaxContentBytes + maxFrontMatterBytes
+)
+
+// readEntry reads and parses one entry file. A missing file, or a folder
+// where the file should be, yields an error wrapping iofs.ErrNotExist.
+func readEntry(path, category, name string) (store.Entry, error) {
+	e := store.Entry{Category: category, Name: name}
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, syscall.ENOTDIR) { // the category is a plain file
+			return e, fmt.Errorf("%s: %w", path, iofs.ErrNotExist)
+		}
+		return e, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return e, err
+	}
+	if fi.IsDir() {
+		return e, fmt.Errorf("%s: is a folder: %w", path, iofs.ErrNotExist)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return e, err
+	}
+	if len(b) > maxFileBytes {
+		return e, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrMalformed, maxFileBytes)
+	}
+	meta, content, err := parseFile(b)
+	if err != nil {
+		return e, fmt.Errorf("%s: %w: %v", path, ErrMalformed, err)
+	}
+	if err := store.ValidateContent(content); err != nil {
+		// Not wrapped: the caller's key is fine, the file is not.
+		return e, fmt.Errorf("%s: %w: %v", path, ErrMalformed, err)
+	}
+	e.Content, e.Meta = content, meta
+	return e, nil
+}
+
+// writeFileAtomic replaces dir/base with data so that a reader, or the
+// folder after a crash, holds either the old file or the new one, never a
+// mix: temp file in the same folder, write, fsync, rename, fsync the
+// folder. perm, when non-zero, is applied to the new file (to keep the mode
+// of the file it replaces).
+func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMode) error {
+	var (
+		f   *os.File
+		err error
+	)
+	// A concurrent Delete may remove the folder between ensureDir and the
+	// create when it held the category's last entry; recreate and retry.
+	for range 5 {
+		if err = s.ensureDir(dir); err != nil {
+			return err
+		}
+		if f, err = createTemp(dir, base); !errors.Is(err, iofs.ErrNotExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if perm != 0 {
+		if err := f.Chmod(perm); err != nil {
+			return fail(err)
+		}
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, base)); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// ensureDir creates a category folder. The lock makes a second writer wait
+// until the first has made the new folder durable (fsync of root), so no
+// writer can report success for an entry whose folder a crash could lose.
+func (s *Store) ensureDir(dir string) error {
+	s.mkdirMu.Lock()
+	defer s.mkdirMu.Unlock()
+	err := os.Mkdir(dir, 0o777)
+	switch {
+	case err == nil:
+		return syncDir(s.root)
+	case errors.Is(err, iofs.ErrExist):
+		return nil // if it is a plain file, creating the temp file says so
+	default:
+		return err
+	}
+}
+
+func createTemp(dir, base string) (*os.File, error) {
+	for {
+		name := "." + base + ".tmp-" + fmt.Sprintf("%016x", rand.Uint64())
+		// 0o666 less the umask, as any editor creating a file would get.
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, iofs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+}
+
+// isTempName reports whether a file name is one createTemp makes.
+func isTempName(name string) bool {
+	if !strings.HasPrefix(name, ".") {
+		return false
+	}
+	i := strings.LastIndex(name, tempMarker)
+	if i < 1 {
+		return false
+	}
+	suffix := name[i+len(tempMarker):]
+	if len(suffix) != 16 {
+		return false
+	}
+	_, err := strconv.ParseUint(suffix, 16, 64)
+	return err == nil
+}
+
+// syncDir makes renames and removals in dir durable.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" { // directories cannot be opened for fsync there
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = syncOpenDir(d)
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// syncOpenDir is syncDir for a folder opened beforehand, which stays
+// valid even if another goroutine removes the folder meanwhile.
+func syncOpenDir(d *os.File) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	err := d.Sync()
+	if errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOTSUP) {
+		return nil // the file system cannot sync folders; nothing more to do
+	}
+	return err
+}
+
+// mkdirAll is os.MkdirAll that also syncs the parent of each folder it
+// creates, so a new store's root survives a crash together with its first
+// entries.
+func mkdirAll(dir string) error {
+	fi, err := os.Stat(dir)
+	if err == nil {
+		if !fi.IsDir() {
+			return fmt.Errorf("%s: not a folder", dir)
+		}
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if parent != dir {
+		if err := mkdirAll(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
+		return err
+	}
+	return syncDir(parent)
+}
+
+// removeStaleTemps deletes temp files a crashed writer left behind. Only
+// those older than maxAge go: a younger one may belong to a write in flight
+// in another process. It is best effort; a file it cannot remove is skipped
+// by All anyway.
+func removeStaleTemps(root string, maxAge time.Duration) {
+	cats, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	cutoff := time.Now().Add(-maxAge)
+	for _, c := range cats {
+		if !c.IsDir() || strings.HasPrefix(c.Name(), ".") {
+			continue
+		}
+		dir := filepath.Join(root, c.Name())
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if !f.Type().IsRegular() || !isTempName(f.Name()) {
+				continue
+			}
+			if fi, err := f.Info(); err == nil && fi.ModTime().Before(cutoff) {
+				os.Remove(filepath.Join(dir, f.Name()))
+			}
+		}
+	}
+}

@@ -1,0 +1,419 @@
+package fs
+
+import (
+	"bytes"
+	"encoding"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/recallhq/recall/store"
+)
+
+// Front matter keys recall interprets; every other key lands in Meta.Extra.
+const (
+	keyTags    = "tags"
+	keyCreated = "created"
+	keyUpdated = "updated"
+)
+
+const delimiter = "---"
+
+// maxMetaDepth bounds how deeply metadata values may nest: deeper than
+// yaml's parser reads (10000 flow levels plus block indents), so whatever a
+// file holds can be written back.
+const maxMetaDepth = 20000
+
+// parseFile splits a file into its metadata and its content. A file that
+// does not open with a "---" line, or whose front matter is never closed
+// by a second "---" line, has no front matter: all of it is content.
+// Errors concern the front matter only and carry a line number counted
+// from the top of the file.
+func parseFile(b []byte) (store.Meta, string, error) {
+	fm, body, ok := splitFrontMatter(b)
+	if !ok {
+		return store.Meta{}, string(b), nil
+	}
+	m, err := parseMeta(fm)
+	if err != nil {
+		return store.Meta{}, "", fmt.Errorf("front matter: %w", err)
+	}
+	return m, string(body), nil
+}
+
+// splitFrontMatter returns the YAML between the delimiter lines and the
+// body after the closing one. fm keeps the line break of the opening line,
+// so YAML line numbers match the file's.
+func splitFrontMatter(b []byte) (fm, body []byte, ok bool) {
+	if !bytes.HasPrefix(b, []byte(delimiter+"\n")) && !bytes.HasPrefix(b, []byte(delimiter+"\r\n")) {
+		return nil, nil, false
+	}
+	rest := b[len(delimiter):]
+	// Each pass looks at the line that starts right after rest[i].
+	for i := bytes.IndexByte(rest, '\n'); i >= 0; {
+		start := i + 1
+		end := len(rest) // the line may be the file's last, without a break
+		next := -1
+		if j := bytes.IndexByte(rest[start:], '\n'); j >= 0 {
+			end = start + j
+			next = end
+		}
+		line := bytes.TrimSuffix(rest[start:end], []byte("\r"))
+		if string(line) == delimiter {
+			if next < 0 {
+				return rest[:start], nil, true
+			}
+			return rest[:start], rest[next+1:], true
+		}
+		i = next
+	}
+	return nil, nil, false
+}
+
+func parseMeta(fm []byte) (store.Meta, error) {
+	var m store.Meta
+	dec := yaml.NewDecoder(bytes.NewReader(fm))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) { // blank or only comments
+			return m, nil
+		}
+		return m, err
+	}
+	var more yaml.Node
+	if err := dec.Decode(&more); err == nil {
+		return m, fmt.Errorf("line %d: holds more than one YAML document", more.Line)
+	} else if !errors.Is(err, io.EOF) {
+		return m, err
+	}
+	if len(doc.Content) == 0 {
+		return m, nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return m, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return m, fmt.Errorf("line %d: is %s, want a mapping of keys to values", root.Line, kindName(root))
+	}
+	seen := make(map[string]bool, len(root.Content)/2)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return m, fmt.Errorf("line %d: key is %s, want a string", k.Line, kindName(k))
+		}
+		if seen[k.Value] {
+			return m, fmt.Errorf("line %d: key %q appears twice", k.Line, k.Value)
+		}
+		seen[k.Value] = true
+		var err error
+		switch k.Value {
+		case keyTags:
+			m.Tags, err = parseTags(v)
+		case keyCreated:
+			m.Created, err = parseTime(v)
+		case keyUpdated:
+			m.Updated, err = parseTime(v)
+		default:
+			var x any
+			if err = v.Decode(&x); err == nil {
+				if m.Extra == nil {
+					m.Extra = make(map[string]any)
+				}
+				m.Extra[k.Value] = x
+			}
+		}
+		if err != nil {
+			return m, fmt.Errorf("%s: %w", k.Value, err)
+		}
+	}
+	return m, nil
+}
+
+// parseTags accepts a list of scalars or, as people write by hand, a
+// single scalar meaning one tag.
+func parseTags(n *yaml.Node) ([]string, error) {
+	switch {
+	case isNull(n):
+		return nil, nil
+	case n.Kind == yaml.ScalarNode:
+		return []string{n.Value}, nil
+	case n.Kind != yaml.SequenceNode:
+		return nil, fmt.Errorf("line %d: is %s, want a list of tags", n.Line, kindName(n))
+	}
+	tags := make([]string, 0, len(n.Content))
+	for _, item := range n.Content {
+		switch {
+		case isNull(item): // "- " with nothing after it
+		case item.Kind == yaml.ScalarNode:
+			tags = append(tags, item.Value)
+		default:
+			return nil, fmt.Errorf("line %d: tag is %s, want a string", item.Line, kindName(item))
+		}
+	}
+	return tags, nil
+}
+
+// timeLayouts are tried in order: what Put writes first, then the YAML
+// timestamp forms people type (short fields, a space instead of 'T', a
+// bare date meaning midnight UTC).
+var timeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-1-2T15:4:5.999999999Z07:00",
+	"2006-1-2t15:4:5.999999999Z07:00",
+	"2006-1-2 15:4:5.999999999Z07:00",
+	"2006-1-2 15:4:5.999999999",
+	"2006-1-2",
+}
+
+func parseTime(n *yaml.Node) (time.Time, error) {
+	if isNull(n) {
+		return time.Time{}, nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return time.Time{}, fmt.Errorf("line %d: is %s, want a time such as 2024-03-01T09:30:00Z", n.Line, kindName(n))
+	}
+	for _, layout := range timeLayouts {
+		if t, err := time.Parse(layout, n.Value); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("line %d: %q is not a time such as 2024-03-01T09:30:00Z", n.Line, n.Value)
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	default:
+		return "a scalar"
+	}
+}
+
+// needsFrontMatter reports whether content, written bare, could be taken
+// for front matter when read back.
+func needsFrontMatter(content string) bool { return strings.HasPrefix(content, delimiter) }
+
+// metaError names the metadata key that cannot be written, and why.
+type metaError struct{ key, reason string }
+
+func (e *metaError) Error() string { return e.key + ": " + e.reason }
+
+// checkMeta reports metadata the file format cannot round-trip.
+func checkMeta(m store.Meta) error {
+	for _, t := range m.Tags {
+		if !utf8.ValidString(t) {
+			return &metaError{keyTags, fmt.Sprintf("tag %q is not valid UTF-8", t)}
+		}
+	}
+	for k := range m.Extra {
+		switch {
+		case k == keyTags || k == keyCreated || k == keyUpdated:
+			return &metaError{k, "is reserved in Extra; use the Meta field of that name"}
+		case !utf8.ValidString(k):
+			return &metaError{k, "key is not valid UTF-8"}
+		}
+	}
+	return nil
+}
+
+// renderFile is the inverse of parseFile. It writes front matter when there
+// is metadata, and also when content itself begins with "---", so that
+// content always reads back byte for byte. Keys come in a fixed order:
+// tags, created, updated, then the extra keys sorted.
+func renderFile(m store.Meta, content string) ([]byte, error) {
+	if m.IsZero() && !needsFrontMatter(content) {
+		return []byte(content), nil
+	}
+	if err := checkMeta(m); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.WriteString(delimiter + "\n")
+	if !m.IsZero() {
+		root := &yaml.Node{Kind: yaml.MappingNode}
+		add := func(key string, v any) error {
+			n, err := toNode(v, 0)
+			if err != nil {
+				return &metaError{key, err.Error()}
+			}
+			root.Content = append(root.Content, stringNode(key), n)
+			return nil
+		}
+		if len(m.Tags) > 0 {
+			if err := add(keyTags, m.Tags); err != nil {
+				return nil, err
+			}
+		}
+		if !m.Created.IsZero() {
+			if err := add(keyCreated, m.Created); err != nil {
+				return nil, err
+			}
+		}
+		if !m.Updated.IsZero() {
+			if err := add(keyUpdated, m.Updated); err != nil {
+				return nil, err
+			}
+		}
+		keys := make([]string, 0, len(m.Extra))
+		for k := range m.Extra {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if err := add(k, m.Extra[k]); err != nil {
+				return nil, err
+			}
+		}
+		enc := yaml.NewEncoder(&buf)
+		enc.SetIndent(2)
+		if err := enc.Encode(root); err != nil {
+			return nil, &metaError{"front matter", err.Error()}
+		}
+		if err := enc.Close(); err != nil {
+			return nil, &metaError{"front matter", err.Error()}
+		}
+	}
+	buf.WriteString(delimiter + "\n")
+	buf.WriteString(content)
+	return buf.Bytes(), nil
+}
+
+// toNode builds the YAML for a metadata value. Strings, lists and
+// string-keyed maps are built here rather than by yaml's encoder, which
+// writes some strings (a tab before a line break, say) in a block style its
+// own parser rejects, and floats such as 4.0 as ints. Other values (ints,
+// bools, times, structs, marshalers) go through it.
+// depth stops a value that contains itself.
+func toNode(v any, depth int) (*yaml.Node, error) {
+	if depth > maxMetaDepth {
+		return nil, fmt.Errorf("nested more than %d levels deep", maxMetaDepth)
+	}
+	switch v.(type) {
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
+	case yaml.Marshaler, encoding.TextMarshaler, []byte: // time.Time among them
+		return encodeNode(v)
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.String:
+		if s := rv.String(); utf8.ValidString(s) { // else yaml writes it as !!binary
+			return stringNode(s), nil
+		}
+	case reflect.Float64:
+		return floatNode(rv.Float(), 64), nil
+	case reflect.Float32:
+		return floatNode(rv.Float(), 32), nil
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return toNode(nil, depth)
+		}
+		return toNode(rv.Elem().Interface(), depth+1)
+	case reflect.Slice, reflect.Array:
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for i := range rv.Len() {
+			n, err := toNode(rv.Index(i).Interface(), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			seq.Content = append(seq.Content, n)
+		}
+		return seq, nil
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			break
+		}
+		keys := make([]string, 0, rv.Len())
+		for _, k := range rv.MapKeys() {
+			keys = append(keys, k.String())
+		}
+		slices.Sort(keys)
+		m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		for _, k := range keys {
+			if !utf8.ValidString(k) {
+				return nil, fmt.Errorf("key %q is not valid UTF-8", k)
+			}
+			n, err := toNode(rv.MapIndex(reflect.ValueOf(k).Convert(rv.Type().Key())).Interface(), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			m.Content = append(m.Content, stringNode(k), n)
+		}
+		return m, nil
+	}
+	return encodeNode(v)
+}
+
+// floatNode writes a float so that it reads back as one: yaml's encoder
+// writes 4.0 as "4", which reads back as an int (and -0.0 as "-0", which
+// reads back as 0).
+func floatNode(f float64, bits int) *yaml.Node {
+	var s string
+	switch {
+	case math.IsNaN(f):
+		s = ".nan"
+	case math.IsInf(f, 1):
+		s = ".inf"
+	case math.IsInf(f, -1):
+		s = "-.inf"
+	default:
+		s = strconv.FormatFloat(f, 'g', -1, bits)
+		if !strings.ContainsAny(s, ".e") {
+			s += ".0"
+		}
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s}
+}
+
+// stringNode is a scalar that always reads back as the string s. Strings
+// with control characters are double-quoted, where YAML escapes them.
+func stringNode(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if strings.IndexFunc(s, needsEscape) >= 0 {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+func needsEscape(r rune) bool {
+	switch r {
+	case '\n':
+		return false
+	case '\uFEFF', '\u0085', '\u2028', '\u2029': // BOM and YAML 1.1 line breaks
+		return true
+	}
+	return unicode.IsControl(r) || !unicode.IsPrint(r) && !unicode.IsSpace(r)
+}
+
+// encodeNode lets yaml encode v, turning the panics it raises for values it
+// cannot represent (funcs, channels) into errors, so Put reports them
+// instead of crashing.
+func encodeNode(v any) (n *yaml.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot be written as YAML: %v", r)
+		}
+	}()
+	n = new(yaml.Node)
+	if err := n.Encode(v); err != nil {
+		return nil, err
+	}
+	return n, nil
+}

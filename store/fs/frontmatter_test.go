@@ -1,0 +1,242 @@
+package fs
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/recallhq/recall/store"
+)
+
+func readFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "frontmatter", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestFrontMatterRoundTrip(t *testing.T) {
+	utc := func(s string) time.Time {
+		tm, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm
+	}
+	tests := []struct {
+		file    string
+		content string
+		meta    store.Meta
+	}{
+		{
+			file:    "unknown-keys.md",
+			content: "# Sanya\n\nThe sea is blue.\n",
+			meta: store.Meta{
+				Tags:    []string{"travel", "海边"},
+				Created: utc("2024-03-01T01:30:00Z"),
+				Extra: map[string]any{
+					"title":  "Trip to Sanya",
+					"rating": 5,
+					"score":  4.0, // stays a float, though yaml would write it as 4
+					"nested": map[string]any{
+						"when": utc("2024-03-02T00:00:00Z"),
+						"who":  []any{"alice", "bob"},
+					},
+				},
+			},
+		},
+		{file: "content-dashes.md", content: "---\nnot: front matter\n---\nbody\n"},
+		{file: "plain.md", content: "Just text.\n\n---\n\nmore\n"},
+		{
+			file:    "crlf.md",
+			content: "Line one\r\nLine two\r\n",
+			meta:    store.Meta{Tags: []string{"work"}, Updated: utc("2024-05-06T00:00:00Z")},
+		},
+		{file: "unclosed.md", content: "---\nthis looks like a thematic break\n\nand never closes\n"},
+		{file: "empty.md", content: "body"},
+		{file: "comment-only.md", content: "body"},
+		{
+			file: "loose-values.md",
+			meta: store.Meta{Tags: []string{"journal"}, Created: utc("2024-01-02T03:04:05Z")},
+		},
+		{file: "closing-at-eof.md", meta: store.Meta{Tags: []string{"a"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			raw := readFixture(t, tc.file)
+			m, content, err := parseFile(raw)
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			if content != tc.content {
+				t.Errorf("content = %q, want %q", content, tc.content)
+			}
+			if !sameMeta(m, tc.meta) {
+				t.Errorf("meta = %#v, want %#v", m, tc.meta)
+			}
+			// Written back and read again, nothing changes; written once
+			// more, the bytes are the same (the canonical form is stable).
+			out, err := renderFile(m, content)
+			if err != nil {
+				t.Fatalf("render: %v", err)
+			}
+			m2, content2, err := parseFile(out)
+			if err != nil {
+				t.Fatalf("parse of rendered file: %v\n%s", err, out)
+			}
+			if content2 != content || !sameMeta(m2, m) {
+				t.Errorf("round trip changed the entry:\n%s\ngot %q %#v", out, content2, m2)
+			}
+			if out2, _ := renderFile(m2, content2); !bytes.Equal(out, out2) {
+				t.Errorf("second render differs:\n%s\n---- vs ----\n%s", out, out2)
+			}
+		})
+	}
+}
+
+func TestFrontMatterErrors(t *testing.T) {
+	tests := []struct {
+		file string
+		want string // in the error message
+	}{
+		{"broken-yaml.md", "line 3: mapping values are not allowed"}, // counted from the file's first line
+		{"document-end.md", "did not find expected <document start>"},
+		{"duplicate-key.md", `line 3: key "a" appears twice`},
+		{"not-a-mapping.md", "line 2: is a list, want a mapping"},
+		{"two-documents.md", "line 3: holds more than one YAML document"},
+		{"bad-time.md", `created: line 2: "next tuesday" is not a time`},
+		{"bad-tags.md", "tags: line 2: is a mapping, want a list"},
+	}
+	for _, tc := range tests {
+		_, _, err := parseFile(readFixture(t, tc.file))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error = %v, want one containing %q", tc.file, err, tc.want)
+		}
+	}
+}
+
+func TestRenderNeedsFrontMatter(t *testing.T) {
+	tests := []struct {
+		content string
+		want    string
+	}{
+		{"plain", "plain"},
+		{"", ""},
+		{"--- not a delimiter but close", "---\n---\n--- not a delimiter but close"},
+		{"---\nx: 1\n---\n", "---\n---\n---\nx: 1\n---\n"},
+		{" ---", " ---"},
+	}
+	for _, tc := range tests {
+		got, err := renderFile(store.Meta{}, tc.content)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("renderFile(%q) = %q, %v; want %q", tc.content, got, err, tc.want)
+		}
+	}
+}
+
+// sameMeta compares metadata the way a reader would: times as instants,
+// no tags and empty tags alike.
+func sameMeta(a, b store.Meta) bool {
+	if len(a.Tags) != len(b.Tags) || (len(a.Tags) > 0 && !slices.Equal(a.Tags, b.Tags)) {
+		return false
+	}
+	if !a.Created.Equal(b.Created) || !a.Updated.Equal(b.Updated) {
+		return false
+	}
+	if len(a.Extra) == 0 && len(b.Extra) == 0 {
+		return true
+	}
+	return reflect.DeepEqual(normTimes(a.Extra), normTimes(b.Extra))
+}
+
+// normTimes maps nested times to UTC so DeepEqual compares instants.
+func normTimes(v any) any {
+	switch v := v.(type) {
+	case time.Time:
+		return v.UTC()
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = normTimes(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = normTimes(x)
+		}
+		return out
+	}
+	return v
+}
+
+// FuzzFrontMatter checks that the parser never panics on any file, that a
+// parsed file written back reads the same and is then stable byte for
+// byte, and that any content (with any tag and extra value) survives
+// render then parse exactly.
+func FuzzFrontMatter(f *testing.F) {
+	entries, err := os.ReadDir(filepath.Join("testdata", "frontmatter"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		f.Add(string(readFixture(f, e.Name())), "tag", "extra")
+	}
+	f.Add("---\n<<: {a: 1}\n---\n", "~", "123")
+	f.Add("---\nk: &x [1, 2]\nj: *x\n---\n---", "", "\r\n")
+	f.Add("---\r\n---\r\n", "a\nb", "2024-01-01")
+	f.Fuzz(func(t *testing.T, file, tag, extra string) {
+		m, content, err := parseFile([]byte(file))
+		if err == nil {
+			out, err := renderFile(m, content)
+			if err != nil {
+				t.Fatalf("render of parsed %q: %v", file, err)
+			}
+			m2, content2, err := parseFile(out)
+			if err != nil {
+				t.Fatalf("parse of rendered %q: %v", out, err)
+			}
+			if content2 != content {
+				t.Fatalf("content %q came back as %q", content, content2)
+			}
+			if !slices.Equal(m2.Tags, m.Tags) || !m2.Created.Equal(m.Created) || !m2.Updated.Equal(m.Updated) {
+				t.Fatalf("meta %#v came back as %#v", m, m2)
+			}
+			if out2, err := renderFile(m2, content2); err != nil || !bytes.Equal(out, out2) {
+				t.Fatalf("render not stable:\n%q\n%q (%v)", out, out2, err)
+			}
+		}
+
+		// Any content, bare or under metadata, reads back unchanged.
+		for _, m := range []store.Meta{{}, {Tags: []string{tag}, Extra: map[string]any{"note": extra}}} {
+			out, err := renderFile(m, file)
+			if !utf8.ValidString(tag) && len(m.Tags) > 0 {
+				if err == nil {
+					t.Fatalf("render accepted tag %q that is not UTF-8", tag)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("render(%#v, %q): %v", m, file, err)
+			}
+			m2, content, err := parseFile(out)
+			if err != nil {
+				t.Fatalf("parse of rendered %q: %v", out, err)
+			}
+			if content != file {
+				t.Fatalf("content %q came back as %q from %q", file, content, out)
+			}
+			if len(m.Tags) > 0 && (!slices.Equal(m2.Tags, m.Tags) || m2.Extra["note"] != extra) {
+				t.Fatalf("meta %#v came back as %#v from %q", m, m2, out)
+			}
+		}
+	})
+}

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"time"
+)
+
+// Sentinel errors. Backends wrap them with context; callers test with errors.Is.
+var (
+	// ErrNotFound is returned by Get and Delete when no entry has the identity.
+	ErrNotFound = errors.New("entry not found")
+	// ErrInvalid is wrapped by every validation failure (see *FieldError).
+	ErrInvalid = errors.New("invalid entry")
+	// ErrLocked is returned by Open when another process holds the store.
+	ErrLocked = errors.New("store is locked by another process")
+	// ErrClosed is returned by every method called after Close.
+	ErrClosed = errors.New("store is closed")
+)
+
+// Entry is one memory. (Category, Name) is its identity; Put of an existing
+// identity replaces it.
+type Entry struct {
+	Category string
+	Name     string
+	Content  string
+	Meta     Meta
+}
+
+// Key returns the entry's identity.
+func (e Entry) Key() Key { return Key{Category: e.Category, Name: e.Name} }
+
+// Meta is optional metadata. Zero values mean "absent". Backends set
+// Created on first Put (when the caller left it zero) and Updated on every
+// Put (when the caller left it zero), so a round trip through Put and Get
+// yields timestamps even if none were given.
+type Meta struct {
+	Tags    []string
+	Created time.Time
+	Updated time.Time
+	// Extra holds metadata keys recall does not interpret (for example keys a
+	// user wrote into a markdown file's front matter). Backends keep them.
+	Extra map[string]any
+}
+
+// IsZero reports whether m carries no metadata at all.
+func (m Meta) IsZero() bool {
+	return len(m.Tags) == 0 && m.Created.IsZero() && m.Updated.IsZero() && len(m.Extra) == 0
+}
+
+// Key is an entry's identity.
+type Key struct {
+	Category string
+	Name     string
+}
+
+// String renders the key the way wiki-links write it: "category:name".
+func (k Key) String() string { return k.Category + ":" + k.Name }
+
+// Store is the contract every backend implements.
+//
+// Concurrency: all methods are safe for concurrent use by multiple
+// goroutines. A Get never observes a partially written entry: it sees the
+// entry either before or after a concurrent Put.
+//
+// Errors: Get and Delete wrap ErrNotFound for a missing identity; Put
+// wraps ErrInvalid (as a *FieldError) for an entry that breaks the rules of
+// Validate, and writes nothing in that case. Every method returns an error
+// wrapping ErrClosed after Close.
+//
+// Revision: a counter that increases on every successful Put or Delete and
+// never on a read. It is the only signal indexes use to know they are stale.
+// It need not increase by exactly one, and it is not comparable between two
+// different stores.
+type Store interface {
+	// Get returns the entry with the identity.
+	Get(ctx context.Context, category, name string) (Entry, error)
+	// Put validates e and inserts it, or replaces the entry with its identity.
+	Put(ctx context.Context, e Entry) error
+	// Delete removes the entry with the identity.
+	Delete(ctx context.Context, category, name string) error
+	// All yields every entry exactly once, in no particular order. A non-nil
+	// error in the sequence concerns one item (for example a file that cannot
+	// be parsed) or the iteration as a whole; a consumer may skip the item
+	// and keep going. Entries written during the iteration may or may not be
+	// yielded. The loop body may call other Store methods.
+	All(ctx context.Context) iter.Seq2[Entry, error]
+	// Revision returns the current revision.
+	Revision(ctx context.Context) (uint64, error)
+	// Close releases the store. Further calls fail with ErrClosed.
+	Close() error
+}
