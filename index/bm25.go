@@ -434,3 +434,30 @@ func (t *TopK) down(i int) {
 		i = m
 	}
 }
+
+// BaseLen is the number of documents in the snapshot's base segment:
+// Ords below it are base documents, shared (same *Doc, same Ord) by every
+// snapshot derived from this one through With and Without until a
+// compaction makes a new base. Callers caching per-document data by Ord
+// key it by base (see SameBase).
+func (s *Snapshot) BaseLen() int { return len(s.base.docs) }
+
+// SameBase reports whether s and o share their base segment.
+func (s *Snapshot) SameBase(o *Snapshot) bool { return o != nil && s.base == o.base }
+
+// Doc returns the live document with the Ord, or nil when there is none
+// (deleted, replaced, or out of range).
+func (s *Snapshot) Doc(ord int) *Doc {
+	switch {
+	case ord < 0:
+		return nil
+	case ord < len(s.base.docs):
+		if s.isDead(uint32(ord)) {
+			return nil
+		}
+		return &s.base.docs[ord]
+	case ord < s.Len():
+		return s.overlay[ord-len(s.base.docs)]
+	}
+	return nil
+}

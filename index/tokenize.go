@@ -198,6 +198,10 @@ func scan(s string, word func(string), cjk func(string)) {
 	flush(len(s))
 }
 
+// IsCJK reports whether r belongs to a CJK run (SPEC §3: Han, Hiragana,
+// Katakana, Hangul and 'ー').
+func IsCJK(r rune) bool { return isCJK(r) }
+
 func isCJK(r rune) bool {
 	if r < 0x1100 {
 		return false

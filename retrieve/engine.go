@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/recallhq/recall/embed"
+	"github.com/recallhq/recall/fusion"
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/store"
 )
@@ -21,11 +25,25 @@ const (
 	Unlimited = -1
 )
 
-// Options configure an Engine. The zero value is ready to use.
+// Options configure an Engine. The zero value is ready to use: pure BM25.
 type Options struct {
 	// Segmentation of CJK text for the index and queries. The zero value
 	// (off) uses bigrams and never loads the gse dictionary.
 	Segmentation index.Segmentation
+
+	// Embedder embeds queries. With Vectors it turns on fusion (SPEC §6);
+	// any failure of it falls back to pure BM25, silently.
+	Embedder embed.Embedder
+	// Vectors holds the cached document vectors of the same model, usually
+	// a *cache.Cache wrapping Embedder. Retrieve never embeds documents.
+	Vectors DocVectors
+	// Alpha weighs BM25 against cosine: fused = α·mm(bm25) + (1−α)·mm(cos).
+	// Zero means fusion.DefaultAlpha (0.5). Values are clamped to (0, 1]:
+	// BM25 is never off.
+	Alpha float64
+	// EmbedTimeout bounds the query embedding; zero means
+	// DefaultEmbedTimeout.
+	EmbedTimeout time.Duration
 }
 
 // Engine answers retrieves over a store. It keeps an in-memory BM25
@@ -44,6 +62,14 @@ type Engine struct {
 	tok  *index.Tokenizer
 	snap atomic.Pointer[index.Snapshot]
 
+	embedder     embed.Embedder
+	vectors      DocVectors
+	alpha        float64
+	embedTimeout time.Duration
+	queries      *lru
+	vt           atomic.Pointer[vecTable]
+	vtMu         sync.Mutex
+
 	builds singleflight.Group
 	// wmu serialises writes through the engine, so that the revision before
 	// and after a write identify that write alone.
@@ -53,7 +79,23 @@ type Engine struct {
 // New returns an Engine over st. It does not read the store until the
 // first retrieve (or Rebuild).
 func New(st store.Store, opts Options) *Engine {
-	return &Engine{st: st, tok: index.NewTokenizer(opts.Segmentation)}
+	e := &Engine{
+		st:           st,
+		tok:          index.NewTokenizer(opts.Segmentation),
+		embedder:     opts.Embedder,
+		vectors:      opts.Vectors,
+		alpha:        opts.Alpha,
+		embedTimeout: opts.EmbedTimeout,
+		queries:      newLRU(256),
+	}
+	if e.alpha <= 0 || math.IsNaN(e.alpha) {
+		e.alpha = fusion.DefaultAlpha
+	}
+	e.alpha = min(e.alpha, 1)
+	if e.embedTimeout <= 0 {
+		e.embedTimeout = DefaultEmbedTimeout
+	}
+	return e
 }
 
 // Store returns the store the engine reads.

@@ -3,6 +3,8 @@ package retrieve
 import (
 	"context"
 
+	"github.com/recallhq/recall/fusion"
+
 	"github.com/recallhq/recall/index"
 )
 
@@ -34,37 +36,44 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 		limit = DefaultLimit
 	}
 	terms := snap.Terms(req.Query)
-	hits := snap.Search(terms, limit)
-
 	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
+	hits, fused := e.fusedHits(ctx, snap, req.Query, terms, limit)
+	if !fused {
+		for _, h := range snap.Search(terms, limit) {
+			bm := h.Score
+			hits = append(hits, hit{doc: h.Doc, score: h.Score, bm25: &bm})
+		}
+	}
+	res.EmbeddingUsed = fused
+
 	seq := make([]Item, 0, len(hits))
 	isHit := make(map[Ref]bool, len(hits))
 	for _, h := range hits {
-		isHit[Ref{h.Doc.Category, h.Doc.Name}] = true
+		isHit[Ref{h.doc.Category, h.doc.Name}] = true
 	}
 	injected := map[Ref]bool{}
 	unresolved := map[string]bool{}
 	for _, h := range hits {
-		bm := h.Score
-		matched := snap.MatchedTerms(h.Doc, terms)
+		matched := snap.MatchedTerms(h.doc, terms)
 		if matched == nil {
 			matched = []string{}
 		}
 		seq = append(seq, Item{
 			Source:       SourceHit,
-			Category:     h.Doc.Category,
-			Name:         h.Doc.Name,
-			Content:      h.Doc.Content,
-			Score:        h.Score,
-			BM25Score:    &bm,
+			Category:     h.doc.Category,
+			Name:         h.doc.Name,
+			Content:      h.doc.Content,
+			Score:        h.score,
+			BM25Score:    h.bm25,
+			CosScore:     h.cos,
 			MatchedTerms: matched,
-			TokensEst:    estTokens(h.Doc),
+			TokensEst:    estTokens(h.doc),
 		})
 		if req.NoLinks {
 			continue
 		}
-		via := &Ref{h.Doc.Category, h.Doc.Name}
-		for _, l := range ParseLinks(h.Doc.Category, h.Doc.Content) {
+		via := &Ref{h.doc.Category, h.doc.Name}
+		for _, l := range ParseLinks(h.doc.Category, h.doc.Content) {
 			d := snap.Lookup(l.Category, l.Name)
 			if d == nil {
 				if !unresolved[l.Raw] {
@@ -90,6 +99,64 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	}
 	applyBudget(res, seq, req.Budget, req.Explain)
 	return res, nil
+}
+
+// hit is a scored document before it becomes an Item.
+type hit struct {
+	doc   *index.Doc
+	score float64
+	bm25  *float64
+	cos   *float64
+}
+
+// fusedHits runs the embedding path of SPEC §6. ok is false, and BM25
+// alone must answer, when there is no embedder, the query embedding fails
+// or times out, or no document vector of the query's dimension exists.
+func (e *Engine) fusedHits(ctx context.Context, snap *index.Snapshot, query string, terms []string, limit int) (hits []hit, ok bool) {
+	if e.embedder == nil || e.vectors == nil || snap.Count() == 0 {
+		return nil, false
+	}
+	q, ok := e.queryVector(ctx, query)
+	if !ok {
+		return nil, false
+	}
+	t := e.table(ctx, snap)
+	if t == nil {
+		return nil, false
+	}
+	n := snap.Len()
+	bm := make([]float64, n)
+	cos := make([]float64, n)
+	has := make([]bool, n)
+	if e.cosines(snap, t, q, cos, has) == 0 {
+		return nil, false
+	}
+	snap.Score(terms, func(d *index.Doc, s float64) { bm[d.Ord()] = s })
+	scores, err := fusion.Fuse(bm, cos, has, e.alpha)
+	if err != nil {
+		return nil, false
+	}
+	var top index.TopK
+	top.Reset(limit)
+	for ord, f := range scores {
+		if f > 0 {
+			if d := snap.Doc(ord); d != nil {
+				top.Push(d, f)
+			}
+		}
+	}
+	for _, s := range top.Sorted() {
+		ord := s.Doc.Ord()
+		h := hit{doc: s.Doc, score: s.Score}
+		b := bm[ord]
+		h.bm25 = &b
+		if has[ord] {
+			c := cos[ord]
+			h.cos = &c
+		}
+		hits = append(hits, h)
+	}
+	return hits, true
 }
 
 func estTokens(d *index.Doc) int { return index.EstTokens(d.Name + "\n" + d.Content) }

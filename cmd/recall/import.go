@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -214,15 +213,8 @@ func (im *importer) summary() {
 // newBar returns a progress bar on stderr for n items, or nil when stderr
 // is not a terminal or n is small.
 func (im *importer) newBar(n int) *progressbar.ProgressBar {
-	if n <= progressThreshold || !isTerminal(im.app.stderr) {
+	if n <= progressThreshold {
 		return nil
 	}
-	return progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(im.app.stderr),
-		progressbar.OptionSetDescription("importing"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
+	return newBar(im.app.stderr, n, "importing")
 }

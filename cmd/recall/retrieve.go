@@ -28,6 +28,7 @@ type retrieveOptions struct {
 	explain   bool
 	segmenter string
 	json      bool
+	embedder  embedderFlags
 }
 
 func newRetrieveCmd(a *app) *cobra.Command {
@@ -75,6 +76,7 @@ Chinese word boundaries when that cost is acceptable.`,
 	f.BoolVar(&o.explain, "explain", false, "also show the items the budget dropped")
 	f.StringVar(&o.segmenter, "segmenter", index.SegmentOff.String(), "CJK segmentation `MODE`: auto, on or off (see above)")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
+	o.embedder.register(cmd, true)
 	return cmd
 }
 
@@ -118,6 +120,10 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		return err
 	}
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
+		opts, err := o.embedder.engineOptions(o.app, st, opts)
+		if err != nil {
+			return err
+		}
 		res, err := retrieve.New(st, opts).Retrieve(ctx, o.request(query))
 		if err != nil {
 			return err

@@ -78,6 +78,7 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 		newLsCmd(a),
 		newRetrieveCmd(a),
 		newReindexCmd(a),
+		newEmbedCmd(a),
 		newImportCmd(a),
 	)
 	return root

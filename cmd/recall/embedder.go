@@ -1,0 +1,104 @@
+package main
+
+import (
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recallhq/recall/embed"
+	"github.com/recallhq/recall/embed/cache"
+	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/embed/ollama"
+	"github.com/recallhq/recall/embed/openai"
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/store"
+)
+
+// embedderFlags are the embedder selection flags shared by retrieve, embed
+// and bench (SPEC §8).
+type embedderFlags struct {
+	kind    string
+	model   string
+	url     string
+	timeout time.Duration
+	alpha   float64
+
+	cmd *cobra.Command // for usage errors
+}
+
+func (f *embedderFlags) register(cmd *cobra.Command, withTimeout bool) {
+	f.cmd = cmd
+	fl := cmd.Flags()
+	fl.StringVar(&f.kind, "embedder", "", "embedding `PROVIDER`: none, hash (offline, no model), openai or ollama (default $RECALL_EMBEDDER, else none)")
+	fl.StringVar(&f.model, "embed-model", "", "embedding model `NAME` (openai: text-embedding-3-small; ollama: nomic-embed-text)")
+	fl.StringVar(&f.url, "embed-url", "", "embedding endpoint `URL` (openai: default $OPENAI_BASE_URL; ollama: default $OLLAMA_HOST)")
+	if withTimeout {
+		fl.DurationVar(&f.timeout, "embed-timeout", retrieve.DefaultEmbedTimeout, "give up on the query embedding after `DURATION` and answer with BM25 alone")
+		fl.Float64Var(&f.alpha, "alpha", 0, "weight of BM25 in the fused score, in (0, 1] (default 0.5)")
+	}
+}
+
+// provider returns the chosen provider name, lower-cased.
+func (f *embedderFlags) provider(a *app) string {
+	k := f.kind
+	if k == "" {
+		k = a.getenv("RECALL_EMBEDDER")
+	}
+	k = strings.ToLower(strings.TrimSpace(k))
+	if k == "" {
+		k = "none"
+	}
+	return k
+}
+
+// build returns the configured embedder, or nil for none.
+func (f *embedderFlags) build(a *app) (embed.Embedder, error) {
+	switch p := f.provider(a); p {
+	case "none":
+		return nil, nil
+	case "hash":
+		if f.url != "" {
+			return nil, usagef(f.cmd, "--embed-url makes no sense with --embedder hash")
+		}
+		return hash.New(hash.Config{})
+	case "openai":
+		base := f.url
+		if base == "" {
+			base = a.getenv("OPENAI_BASE_URL")
+		}
+		return openai.New(openai.Config{APIKey: a.getenv("OPENAI_API_KEY"), BaseURL: base, Model: f.model})
+	case "ollama":
+		host := f.url
+		if host == "" {
+			host = a.getenv("OLLAMA_HOST")
+		}
+		return ollama.New(ollama.Config{Host: host, Model: f.model})
+	default:
+		return nil, usagef(f.cmd, "unknown embedder %q (want none, hash, openai or ollama)", p)
+	}
+}
+
+// vectorCache wraps emb with the store's persistent vector cache. A store
+// that cannot hold vectors gets a memory-only cache, which a one-shot
+// command finds empty: retrieve then answers with BM25 alone.
+func vectorCache(st store.Store, emb embed.Embedder, opts cache.Options) *cache.Cache {
+	be, _ := st.(cache.Backend)
+	return cache.New(emb, be, opts)
+}
+
+// engineOptions adds the embedding path to opts when an embedder is chosen.
+func (f *embedderFlags) engineOptions(a *app, st store.Store, opts retrieve.Options) (retrieve.Options, error) {
+	emb, err := f.build(a)
+	if err != nil || emb == nil {
+		return opts, err
+	}
+	if f.alpha != 0 && (f.alpha < 0 || f.alpha > 1) {
+		return opts, usagef(f.cmd, "--alpha %v is outside (0, 1]", f.alpha)
+	}
+	opts.Embedder = emb
+	opts.Vectors = vectorCache(st, emb, cache.Options{})
+	opts.Alpha = f.alpha
+	opts.EmbedTimeout = f.timeout
+	return opts, nil
+}

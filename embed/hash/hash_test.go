@@ -1,0 +1,98 @@
+package hash
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/recallhq/recall/embed"
+)
+
+func vec(t *testing.T, e *Embedder, s string) []float32 {
+	t.Helper()
+	v, err := e.Embed(context.Background(), []string{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v[0]
+}
+
+func TestUnitLengthAndDimension(t *testing.T) {
+	e, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Model() != "hash:v1-n3-5:256" {
+		t.Fatalf("Model = %q", e.Model())
+	}
+	for _, s := range []string{"", "!!!", "hello", "想去海边玩", "a b c d e f g", "ÀÉÎ café"} {
+		v := vec(t, e, s)
+		if len(v) != DefaultDim {
+			t.Fatalf("%q: dim %d", s, len(v))
+		}
+		var sum float64
+		for _, x := range v {
+			sum += float64(x) * float64(x)
+		}
+		if math.Abs(sum-1) > 1e-5 {
+			t.Fatalf("%q: |v|² = %v", s, sum)
+		}
+	}
+}
+
+// The hash function is part of the model's identity: cached vectors written
+// by one process are read by another. If this test fails, the features
+// changed, and the model identity ("v1") must change with them.
+func TestVectorsStableAcrossProcesses(t *testing.T) {
+	e, _ := New(Config{Dim: 16})
+	got := fmt.Sprintf("%.4f", vec(t, e, "Hello world 海边"))
+	want := "[-0.3518 0.0000 0.0000 -0.1428 0.0000 -0.1428 -0.2473 0.1428 0.1428 -0.1428 -0.1428 -0.2855 -0.3518 0.6373 -0.2473 0.1428]"
+	if got != want {
+		t.Fatalf("vector changed:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestSimilarityShape(t *testing.T) {
+	e, _ := New(Config{})
+	sim := func(a, b string) float32 { return embed.Dot(vec(t, e, a), vec(t, e, b)) }
+	cases := []struct {
+		a, near, far string
+	}{
+		{"running shoes", "runner shoe", "banana bread"},               // morphology
+		{"receive the package", "recieve the pakage", "lunch at noon"}, // typos
+		{"想去海边玩", "海边的日落", "周一开会"},                                     // CJK overlap
+		{"Kyoto trip in autumn", "kyoto trips", "tax return form"},
+	}
+	for _, c := range cases {
+		if n, f := sim(c.a, c.near), sim(c.a, c.far); n <= f {
+			t.Errorf("sim(%q, %q) = %.3f not above sim(%q, %q) = %.3f", c.a, c.near, n, c.a, c.far, f)
+		}
+	}
+	if s := sim("same text", "same text"); math.Abs(float64(s)-1) > 1e-5 {
+		t.Errorf("self similarity %v", s)
+	}
+	// Subwords off: morphology no longer helps.
+	plain, _ := New(Config{NoSubwords: true})
+	a, b := vec(t, plain, "running"), vec(t, plain, "runner")
+	if s := embed.Dot(a, b); math.Abs(float64(s)) > 0.2 {
+		t.Errorf("terms-only similarity of different words = %.3f", s)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, c := range []Config{{Dim: 4}, {Dim: 1 << 20}, {MinN: 4, MaxN: 2}, {MinN: 1, MaxN: 20}} {
+		if _, err := New(c); err == nil {
+			t.Errorf("New(%+v) accepted", c)
+		}
+	}
+}
+
+func TestEmbedHonoursContext(t *testing.T) {
+	e, _ := New(Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Embed(ctx, []string{"a"}); err == nil {
+		t.Fatal("cancelled context ignored")
+	}
+}

@@ -1,0 +1,216 @@
+package retrieve
+
+import (
+	"container/list"
+	"context"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/recallhq/recall/embed"
+	"github.com/recallhq/recall/embed/cache"
+	"github.com/recallhq/recall/index"
+)
+
+// DocVectors gives read access to cached document vectors. *cache.Cache
+// implements it.
+type DocVectors interface {
+	// Load makes the persisted vectors available to Get; it is called
+	// before the first fused retrieve and must be cheap afterwards.
+	Load(ctx context.Context) error
+	// Get returns the vector cached for a text key (cache.Key).
+	Get(key string) ([]float32, bool)
+}
+
+// DefaultEmbedTimeout bounds the query-embedding call (SPEC §5).
+const DefaultEmbedTimeout = 2 * time.Second
+
+// vecTable aligns document vectors with the Ords of one base segment.
+// Snapshots derived by writes share the base, so the table survives them;
+// overlay documents are looked up per query (there are at most a few
+// hundred) and memoised by document.
+type vecTable struct {
+	base    *index.Snapshot // any snapshot with this base
+	vecs    [][]float32     // by base Ord; nil where no vector is cached
+	count   int
+	overlay sync.Map // *index.Doc → []float32 (nil: none cached)
+}
+
+func docKey(d *index.Doc) string { return cache.Key(d.Name + " " + d.Content) }
+
+// table returns the vector table for snap's base, building it when the
+// base changed. It returns nil when there are no vectors at all.
+func (e *Engine) table(ctx context.Context, snap *index.Snapshot) *vecTable {
+	if e.vectors == nil {
+		return nil
+	}
+	if err := e.vectors.Load(ctx); err != nil {
+		return nil
+	}
+	if t := e.vt.Load(); t != nil && t.base.SameBase(snap) {
+		return t
+	}
+	e.vtMu.Lock()
+	defer e.vtMu.Unlock()
+	if t := e.vt.Load(); t != nil && t.base.SameBase(snap) {
+		return t
+	}
+	t := &vecTable{base: snap, vecs: make([][]float32, snap.BaseLen())}
+	for ord := range t.vecs {
+		d := snap.Doc(ord)
+		if d == nil {
+			continue // dead in this snapshot; dead in every later one too
+		}
+		if v, ok := e.vectors.Get(docKey(d)); ok {
+			t.vecs[ord] = v
+			t.count++
+		}
+	}
+	e.vt.Store(t)
+	return t
+}
+
+func (t *vecTable) vector(e *Engine, snap *index.Snapshot, ord int) []float32 {
+	d := snap.Doc(ord)
+	if d == nil {
+		return nil
+	}
+	if ord < len(t.vecs) {
+		return t.vecs[ord]
+	}
+	if v, ok := t.overlay.Load(d); ok {
+		return v.([]float32)
+	}
+	v, _ := e.vectors.Get(docKey(d))
+	t.overlay.Store(d, v)
+	return v
+}
+
+// cosines fills cos[ord] and has[ord] for every live document whose cached
+// vector has q's dimension, and returns how many it found. Large stores
+// are scanned by several goroutines: the scan is memory-bound.
+func (e *Engine) cosines(snap *index.Snapshot, t *vecTable, q []float32, cos []float64, has []bool) int {
+	n := snap.Len()
+	scan := func(lo, hi int) int {
+		found := 0
+		for ord := lo; ord < hi; ord++ {
+			v := t.vector(e, snap, ord)
+			if len(v) != len(q) {
+				continue
+			}
+			cos[ord] = float64(embed.Dot(q, v))
+			has[ord] = true
+			found++
+		}
+		return found
+	}
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	// Below about a megabyte of vectors a goroutine costs more than it saves.
+	if workers < 2 || n*len(q) < 1<<18 {
+		return scan(0, n)
+	}
+	var wg sync.WaitGroup
+	counts := make([]int, workers)
+	chunk := (n + workers - 1) / workers
+	for w := range workers {
+		lo, hi := w*chunk, min((w+1)*chunk, n)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[w] = scan(lo, hi)
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	return total
+}
+
+// queryVector embeds the query within the timeout, through a small LRU.
+// ok is false on any failure: the caller falls back to BM25.
+func (e *Engine) queryVector(ctx context.Context, query string) ([]float32, bool) {
+	if e.embedder == nil {
+		return nil, false
+	}
+	key := e.embedder.Model() + "\x00" + query
+	if v, ok := e.queries.get(key); ok {
+		return v, true
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.embedTimeout)
+	defer cancel()
+	type answer struct {
+		v   [][]float32
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		defer func() {
+			// An embedder that panics must not take retrieve down.
+			if r := recover(); r != nil {
+				ch <- answer{}
+			}
+		}()
+		v, err := e.embedder.Embed(ctx, []string{query})
+		ch <- answer{v, err}
+	}()
+	select {
+	case a := <-ch:
+		if a.err != nil || len(a.v) != 1 || len(a.v[0]) == 0 {
+			return nil, false
+		}
+		e.queries.put(key, a.v[0])
+		return a.v[0], true
+	case <-ctx.Done():
+		// An embedder that ignores its context is abandoned, not awaited.
+		return nil, false
+	}
+}
+
+// lru is a small least-recently-used map of query vectors.
+type lru struct {
+	mu    sync.Mutex
+	max   int
+	order *list.List // of *lruItem, most recent first
+	items map[string]*list.Element
+}
+
+type lruItem struct {
+	key string
+	v   []float32
+}
+
+func newLRU(max int) *lru {
+	return &lru{max: max, order: list.New(), items: map[string]*list.Element{}}
+}
+
+func (c *lru) get(key string) ([]float32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.items[key]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(el)
+	return el.Value.(*lruItem).v, true
+}
+
+func (c *lru) put(key string, v []float32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[key]; ok {
+		el.Value.(*lruItem).v = v
+		c.order.MoveToFront(el)
+		return
+	}
+	c.items[key] = c.order.PushFront(&lruItem{key, v})
+	if c.order.Len() > c.max {
+		old := c.order.Back()
+		c.order.Remove(old)
+		delete(c.items, old.Value.(*lruItem).key)
+	}
+}
