@@ -109,15 +109,13 @@ func buildSegment(tok *Tokenizer, in []Input) *segment {
 		lists    [][]posting
 		lastSeen []uint32 // doc+1 that last touched each term
 		toks     []string
-		buf      strings.Builder
 	)
 	for i := range seg.docs {
 		d := &seg.docs[i]
-		buf.Reset()
-		buf.WriteString(d.Name)
-		buf.WriteByte(' ')
-		buf.WriteString(d.Content)
-		toks = tok.AppendTokens(toks[:0], buf.String())
+		// name + " " + content, without building the string: the space
+		// separates whatever the two ends are.
+		toks = tok.AppendTokens(toks[:0], d.Name)
+		toks = tok.AppendTokens(toks, d.Content)
 		d.len = uint32(len(toks))
 		seg.totalLen += uint64(len(toks))
 		for _, t := range toks {

@@ -38,10 +38,8 @@ func newImportCmd(a *app) *cobra.Command {
     (vault/trips/2024/kyoto.md is trips:kyoto); files in the root take
     --category (default "notes"). Folders and files whose names start with a
     dot (.obsidian, .trash) and files not ending in .md are ignored;
-    symbolic links to folders are not followed. Caveat: a file whose own
-    folder has a name that is not valid as a category, such as
-    trips/Q1 (old)/plan.md, is skipped and reported: files are read through
-    the fs store, which only addresses folders named like categories.
+    symbolic links to folders are not followed. Front matter is read exactly
+    as the fs store reads it.
   - a .jsonl (or .ndjson) file, or - for stdin, with one JSON object per line:
     {"category": "...", "name": "...", "content": "...", "meta": {...}}
     meta is optional and holds tags (a list of strings), created and updated

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	iofs "io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,8 +53,7 @@ func readVault(ctx context.Context, root, rootCategory string, im *importer) err
 	slices.SortFunc(files, func(a, b vaultFile) int {
 		return cmp.Or(cmp.Compare(a.depth(), b.depth()), strings.Compare(a.rel, b.rel))
 	})
-	r := &vaultReader{stores: map[string]*fsstore.Store{}}
-	defer r.close()
+	r := &vaultReader{}
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -92,73 +92,40 @@ func (f vaultFile) identity(rootCategory string) store.Key {
 }
 
 // vaultReader reads vault files with the fs store's own parser, so that
-// front matter means exactly what it means in an fs store. store/fs does
-// not export its parser; it can read any file dir/name.md as the entry
-// (base(dir), name) of a store opened on dir's parent, so that is what
-// this does, with one read-only store per parent folder.
-type vaultReader struct {
-	stores map[string]*fsstore.Store
-}
+// front matter means exactly what it means in an fs store, wherever in the
+// vault the file sits.
+type vaultReader struct{}
 
-func (r *vaultReader) read(ctx context.Context, f vaultFile, rootCategory string) (store.Entry, error) {
+func (r *vaultReader) read(_ context.Context, f vaultFile, rootCategory string) (store.Entry, error) {
 	k := f.identity(rootCategory)
 	if err := store.ValidateKey(k.Category, k.Name); err != nil {
 		return store.Entry{}, err
 	}
-	abs, err := filepath.Abs(f.path)
+	info, err := os.Stat(f.path)
 	if err != nil {
 		return store.Entry{}, err
 	}
-	dir := filepath.Dir(abs)
-	folder := filepath.Base(dir)
-	if err := store.ValidateName("category", folder); err != nil {
-		// Only reachable for files not in a top-level folder (whose name
-		// was just validated as the category): the file is fine, but the
-		// fs store cannot address it.
-		var fe *store.FieldError
-		reason := err.Error()
-		if errors.As(err, &fe) {
-			reason = fe.Reason
-		}
-		return store.Entry{}, fmt.Errorf("cannot read files in folder %q: the name %s", folder, reason)
+	if !info.Mode().IsRegular() {
+		return store.Entry{}, errors.New("not a regular file")
 	}
-	st, err := r.open(filepath.Dir(dir))
+	if info.Size() > maxVaultFile {
+		return store.Entry{}, fmt.Errorf("file is %d bytes, more than an entry can hold", info.Size())
+	}
+	b, err := os.ReadFile(f.path)
 	if err != nil {
 		return store.Entry{}, err
 	}
-	e, err := st.Get(ctx, folder, k.Name)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Entry{}, errors.New("not a readable file (removed, or a link to a folder)")
-	}
+	meta, content, err := fsstore.ParseEntry(b)
 	if err != nil {
-		// The store's message names the operation and the absolute path;
-		// the report already names the file.
-		msg := err.Error()
-		if _, after, ok := strings.Cut(msg, abs+": "); ok {
-			msg = after
-		}
-		return store.Entry{}, errors.New(msg)
+		return store.Entry{}, err
 	}
-	e.Category, e.Name = k.Category, k.Name
+	e := store.Entry{Category: k.Category, Name: k.Name, Content: content, Meta: meta}
+	if err := store.ValidateContent(e.Content); err != nil {
+		return store.Entry{}, err
+	}
 	return e, nil
 }
 
-// open returns the store over parent. StaleTempAge < 0 keeps Open from
-// deleting anything: the vault is only read.
-func (r *vaultReader) open(parent string) (*fsstore.Store, error) {
-	if st, ok := r.stores[parent]; ok {
-		return st, nil
-	}
-	st, err := fsstore.Open(parent, &fsstore.Options{StaleTempAge: -1})
-	if err != nil {
-		return nil, err
-	}
-	r.stores[parent] = st
-	return st, nil
-}
-
-func (r *vaultReader) close() {
-	for _, st := range r.stores {
-		st.Close()
-	}
-}
+// maxVaultFile bounds what is read of one file: content up to the entry
+// limit plus generous front matter.
+const maxVaultFile = store.MaxContentBytes + 1<<20
