@@ -161,3 +161,33 @@ func ParseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	}
 	return max(t.Sub(now), 0), true
 }
+
+// Batches sends texts through one in batches of at most size, one batch
+// after another, each retried by r, and returns the vectors in input order.
+// It fails as a whole: if any batch fails, no vectors are returned. The
+// providers share it so that batching and retrying behave alike.
+func Batches(ctx context.Context, texts []string, size int, r Retry, one func(ctx context.Context, batch []string) ([][]float32, error)) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	size = max(size, 1)
+	out := make([][]float32, 0, len(texts))
+	n := (len(texts) + size - 1) / size
+	for b := range n {
+		batch := texts[b*size : min((b+1)*size, len(texts))]
+		var vecs [][]float32
+		err := r.Do(ctx, func(ctx context.Context) error {
+			var err error
+			vecs, err = one(ctx, batch)
+			return err
+		})
+		if err != nil {
+			if n > 1 {
+				return nil, fmt.Errorf("batch %d/%d: %w", b+1, n, err)
+			}
+			return nil, err
+		}
+		out = append(out, vecs...)
+	}
+	return out, nil
+}

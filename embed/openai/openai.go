@@ -156,28 +156,11 @@ func (e *Embedder) Model() string {
 // another, and returns their unit-length vectors in input order. It fails
 // as a whole: if any batch fails, no vectors are returned.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	if len(texts) == 0 {
-		return nil, nil
+	vecs, err := embed.Batches(ctx, texts, e.batch, e.retry, e.embedBatch)
+	if err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
 	}
-	out := make([][]float32, 0, len(texts))
-	batches := (len(texts) + e.batch - 1) / e.batch
-	for b := range batches {
-		batch := texts[b*e.batch : min((b+1)*e.batch, len(texts))]
-		var vecs [][]float32
-		err := e.retry.Do(ctx, func(ctx context.Context) error {
-			var err error
-			vecs, err = e.embedBatch(ctx, batch)
-			return err
-		})
-		if err != nil {
-			if batches > 1 {
-				return nil, fmt.Errorf("openai: batch %d/%d: %w", b+1, batches, err)
-			}
-			return nil, fmt.Errorf("openai: %w", err)
-		}
-		out = append(out, vecs...)
-	}
-	return out, nil
+	return vecs, nil
 }
 
 // embedBatch makes one request.
