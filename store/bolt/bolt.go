@@ -31,13 +31,13 @@ var (
 // reads. Open refuses files with a higher version.
 const FormatVersion = 1
 
-// Bucket names. A future bucket (the vector cache, "recall.vectors") is added
-// to initBuckets; files without it gain it on their next Open.
+// Bucket names (bucketVectors is in vectors.go). A bucket added to
+// initBuckets later is created in older files on their next Open.
 var (
 	bucketMeta    = []byte("recall.meta")
 	bucketEntries = []byte("recall.entries")
 
-	initBuckets = [][]byte{bucketEntries}
+	initBuckets = [][]byte{bucketEntries, bucketVectors}
 
 	keyFormat = []byte("format")
 )

@@ -560,7 +560,7 @@ func TestOpenAdopts(t *testing.T) {
 	}
 	mustPut(t, s, "a", "b", "c")
 	err = s.db.Update(func(tx *bbolt.Tx) error {
-		_, err := tx.CreateBucket([]byte("recall.vectors"))
+		_, err := tx.CreateBucket([]byte("recall.future"))
 		return err
 	})
 	if err != nil {

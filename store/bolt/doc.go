@@ -20,7 +20,7 @@
 //     both), value a compact binary record: a version byte, the content,
 //     then only the metadata that is present (times as Unix seconds and
 //     nanoseconds, tags, and Meta.Extra as JSON). Times read back in UTC.
-//   - "recall.vectors" is reserved for the embedding vector cache.
+//   - "recall.vectors": the embedding vector cache (see below).
 //
 // Open refuses a file that is not a bbolt database, a bbolt file that lacks
 // recall's meta bucket but has other buckets (another program's data), and
@@ -40,6 +40,26 @@
 // only between transactions: the loop body may write to the store, and a
 // slow consumer does not hold a transaction open. As a consequence All is
 // not a snapshot.
+//
+// # Vector cache
+//
+// Store also implements the persistent backend of package embed/cache
+// (LoadVectors, PutVectors, DeleteVectors). Inside "recall.vectors" each
+// model identity (for example "hash:v1:256") has a nested bucket, created
+// by its first PutVectors and dropped when DeleteVectors empties it. Keys
+// are the 64 lower-case hex digits of a SHA-256; a value is
+//
+//	byte        format version (1)
+//	uint32 LE   dim (1 to 65536)
+//	float32 LE  × dim
+//	uint32 LE   CRC-32C (Castagnoli) of all the bytes before it
+//
+// A PutVectors or DeleteVectors call is one write transaction: all of it
+// or none survives a crash. Vector writes are not entry writes and do not
+// bump the revision, so caching a vector never makes an index rebuild.
+// LoadVectors skips a value that fails these checks (damaged, truncated,
+// another format version, a key that is not a hex SHA-256) and then deletes
+// it in a separate write transaction; it never returns one.
 //
 // # Locking
 //

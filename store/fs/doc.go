@@ -64,9 +64,67 @@
 // The revision is a counter in memory, starting at zero, raised by each
 // successful Put and Delete of this Store value. Changes made by hand, by
 // git, by another process, or by another Store on the same folder are
-// visible to Get and All at once, but they do not raise the revision: an
-// index that watches the revision must be rebuilt explicitly (or the process
-// restarted) to see them.
+// visible to Get and All at once, but by themselves they do not raise the
+// revision: an index that watches the revision must be rebuilt explicitly
+// (or the process restarted) to see them, unless the Store watches the
+// folder.
+//
+// # Watching
+//
+// A long-running process (a server) calls Store.Watch, and from then on
+// outside edits raise the revision too, so the next retrieve rebuilds its
+// index. Two paths notice them: file system events (fsnotify) on the root
+// and every category folder, new ones included, reported within about
+// 100 ms of a burst going quiet; and a stat scan every 2 s comparing each
+// entry file's size and modification time, for file systems whose events
+// are lost or never sent (network mounts, some container volumes). A burst
+// such as a git pull raises the revision once or a few times, not once per
+// file. The Store's own writes are recognised (it notes the size and
+// modification time of each file it is about to rename into place) and do
+// not raise the revision a second time. WatchOptions tunes the debounce
+// and the scan, or turns events off.
+//
+// # Vector cache
+//
+// Store also implements the persistent backend of package embed/cache
+// (LoadVectors, PutVectors, DeleteVectors). Each model identity has one
+// file, <root>/.recall/vectors/<model>.vec; the leading dot hides the
+// folder from All, from the stale temp cleanup of entries, and from
+// Watch. <model> is the identity with every byte outside [a-z0-9._-]
+// written as %XX (upper-case letters too, so that case-insensitive file
+// systems keep models apart); a name longer than 100 bytes is cut and
+// ends in '~' and 16 hex digits of the identity's SHA-256. The file is a
+// header followed by records, all integers little-endian:
+//
+//	header: "RCVECTOR" | version byte (1) | uint16 len | model | CRC-32C
+//	record: key (32 bytes, the SHA-256) | uint32 dim | float32 × dim | CRC-32C
+//
+// Each CRC-32C (Castagnoli) covers the bytes of its header or record
+// before it. The file is append-only: PutVectors appends all records of a
+// call with one write and one fsync, and a later record for a key
+// replaces earlier ones. A new file is created whole (header included)
+// by temp file, fsync and rename. DeleteVectors rewrites the file without
+// the keys (temp file, fsync, rename, fsync of the folder) and removes it
+// once it is empty; a load rewrites it the same way when replaced records
+// take more room than live ones.
+//
+// LoadVectors reads the whole file and trusts nothing: a header that is
+// not this model's in format version 1 (bad magic, another version,
+// another model, a bad checksum) moves the file to <model>.vec.bad,
+// replacing an earlier one, and the model starts empty; the first record
+// that is truncated or fails its checksum ends the file's good part, and
+// the file is cut there, so later appends follow good data. A PutVectors
+// that finds the file changed since this Store last wrote or read it
+// checks it the same way before appending. A crash can therefore lose the
+// records of the calls in flight (or keep an intact prefix of them), but
+// never damages records written before.
+//
+// Operations on one model's file are serialised by a mutex within the
+// Store, and across processes (and Stores) by an exclusive flock on
+// <model>.vec.lock, held while the file is read or written, never while
+// LoadVectors calls its callback. So a CLI and a server may both embed
+// into the same folder. The lock files stay; they are empty. Temp files a
+// crash leaves in the folder are removed by Open like those of entries.
 //
 // # Caveats
 //
@@ -87,5 +145,13 @@
 //   - Timestamps that Put sets itself are in UTC, to the second; times the
 //     caller gives are written at full precision in their own offset.
 //   - Windows is not tested: there, folders are not fsynced and a rename
-//     over a file another program holds open may fail.
+//     over a file another program holds open may fail. Vector files are
+//     locked only within the process there (no flock): two processes must
+//     not write the same model's vectors at once.
+//   - Watching compares sizes and modification times. On a file system
+//     with coarse timestamps (FAT: 2 s), an outside rewrite that keeps the
+//     size, made in the same tick as this Store's own write of that file,
+//     goes unnoticed until the file changes again. On macOS (kqueue) events
+//     cost one open file per entry file; where watches cannot be added, the
+//     scan alone notices changes.
 package fs

@@ -92,3 +92,42 @@ func ExampleStore_Get() {
 	// Output:
 	// people:alice: Alice likes the sea. (tags: 0)
 }
+
+// A server watches its folder, so that an entry another program writes is
+// counted like one written through the store.
+func ExampleStore_Watch() {
+	root, err := os.MkdirTemp("", "recall-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(root)
+	s, err := fs.Open(root, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+
+	ctx := context.Background()
+	changed := make(chan struct{}, 1)
+	err = s.Watch(ctx, func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Someone else (an editor, git, another recall process) adds a file.
+	if err := os.MkdirAll(filepath.Join(root, "people"), 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "people", "bob.md"), []byte("Bob plays the cello."), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	<-changed
+	rev, _ := s.Revision(ctx)
+	fmt.Println("revision moved:", rev > 0)
+	// Output:
+	// revision moved: true
+}

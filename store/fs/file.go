@@ -107,11 +107,19 @@ func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMod
 	if err := f.Sync(); err != nil {
 		return fail(err)
 	}
+	fi, statErr := f.Stat()
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, filepath.Join(dir, base)); err != nil {
+	// A rename keeps size and modification time, so a watch recognises the
+	// entry file this write is about to produce.
+	final := filepath.Join(dir, base)
+	if statErr == nil {
+		s.noteOwn(final, stateOf(fi))
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		s.forgetOwn(final)
 		os.Remove(tmp)
 		return err
 	}
@@ -124,6 +132,7 @@ func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMod
 func (s *Store) ensureDir(dir string) error {
 	s.mkdirMu.Lock()
 	defer s.mkdirMu.Unlock()
+	s.noteOwn(dir, fileState{exists: true, dir: true})
 	err := os.Mkdir(dir, 0o777)
 	switch {
 	case err == nil:
@@ -131,6 +140,7 @@ func (s *Store) ensureDir(dir string) error {
 	case errors.Is(err, iofs.ErrExist):
 		return nil // if it is a plain file, creating the temp file says so
 	default:
+		s.forgetOwn(dir)
 		return err
 	}
 }

@@ -32,16 +32,23 @@ type Options struct {
 	// before Open deletes it. Zero means one minute; a negative value turns
 	// the cleanup off.
 	StaleTempAge time.Duration
+
+	// Watch tunes Store.Watch; it has no effect unless Watch is called.
+	Watch WatchOptions
 }
 
 // Store keeps entries as markdown files under a root folder. It is safe for
 // concurrent use by multiple goroutines.
 type Store struct {
 	root    string
+	opts    Options
 	rev     atomic.Uint64
 	closed  atomic.Bool
 	locks   keyLocks   // serialises writes to one entry
 	mkdirMu sync.Mutex // see ensureDir
+	watch   watchState // see Watch
+
+	vectors vectorFiles // the embedding vector cache, see vectors.go
 }
 
 var _ store.Store = (*Store)(nil)
@@ -69,8 +76,9 @@ func Open(root string, opts *Options) (*Store, error) {
 	}
 	if age > 0 {
 		removeStaleTemps(abs, age)
+		removeStaleVectorTemps(abs, age)
 	}
-	return &Store{root: abs}, nil
+	return &Store{root: abs, opts: o}, nil
 }
 
 // Path returns the file that holds (or would hold) the entry, without
@@ -217,7 +225,9 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 		}
 		return fmt.Errorf("delete %s: %w", key, err)
 	}
+	s.noteOwn(path, fileState{})
 	if err := os.Remove(path); err != nil {
+		s.forgetOwn(path)
 		if notFound(err) { // removed by hand meanwhile
 			return fmt.Errorf("delete %s: %w", key, store.ErrNotFound)
 		}
@@ -229,14 +239,20 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	}
 	// Fails while the folder holds anything else, which is the point. A
 	// symbolic link to a folder is left alone: removing it would not fail.
-	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() && os.Remove(dir) == nil {
-		_ = syncDir(s.root)
+	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
+		s.noteOwn(dir, fileState{})
+		if os.Remove(dir) == nil {
+			_ = syncDir(s.root)
+		} else {
+			s.forgetOwn(dir)
+		}
 	}
 	return nil
 }
 
 // Revision returns the number of successful writes this Store made. Files
-// changed by other processes, or by hand, do not count.
+// changed by other processes, or by hand, do not count, unless Watch is
+// running: then each change it notices counts too.
 func (s *Store) Revision(ctx context.Context) (uint64, error) {
 	if err := s.check(ctx, "revision"); err != nil {
 		return 0, err
@@ -245,10 +261,12 @@ func (s *Store) Revision(ctx context.Context) (uint64, error) {
 }
 
 // Close marks the store closed; further calls fail with store.ErrClosed.
-// Writes already in progress complete. There is nothing else to release.
+// Writes already in progress complete. A running Watch is stopped, and
+// Close waits for it to finish.
 func (s *Store) Close() error {
 	if s.closed.Swap(true) {
 		return fmt.Errorf("close: %w", store.ErrClosed)
 	}
+	s.stopWatch()
 	return nil
 }
