@@ -221,6 +221,30 @@ func TestQueryVectorLRU(t *testing.T) {
 
 // Writes through the engine are seen by the fused path: an added entry
 // with a cached vector is found, a deleted one disappears.
+// Vectors cached after the engine built its table (a sync in the same
+// process, a background fill) are used by the next retrieve.
+func TestFusionSeesNewVectors(t *testing.T) {
+	st := fusionStore()
+	h, _ := hash.New(hash.Config{})
+	c := cache.New(h, nil, cache.Options{})
+	e := New(st, Options{Embedder: h, Vectors: c})
+	res, _ := e.Retrieve(ctx, Request{Query: "seaside"})
+	if res.EmbeddingUsed {
+		t.Fatal("fusion ran with an empty cache")
+	}
+	var texts []string
+	for e := range st.All(ctx) {
+		texts = append(texts, e.Name+" "+e.Content)
+	}
+	if _, err := c.Sync(ctx, texts, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = e.Retrieve(ctx, Request{Query: "seaside"})
+	if !res.EmbeddingUsed {
+		t.Fatal("vectors synced after the first retrieve were not used")
+	}
+}
+
 func TestFusionAfterWrites(t *testing.T) {
 	st := fusionStore()
 	h, c := synced(t, st)
@@ -283,3 +307,5 @@ func (c *countingQueryEmbedder) Embed(ctx context.Context, texts []string) ([][]
 	c.calls++
 	return c.Embedder.Embed(ctx, texts)
 }
+
+func (brokenVectors) Generation() uint64 { return 0 }

@@ -20,6 +20,8 @@ type DocVectors interface {
 	Load(ctx context.Context) error
 	// Get returns the vector cached for a text key (cache.Key).
 	Get(key string) ([]float32, bool)
+	// Generation changes whenever the cached set changes.
+	Generation() uint64
 }
 
 // DefaultEmbedTimeout bounds the query-embedding call (SPEC §5).
@@ -28,9 +30,11 @@ const DefaultEmbedTimeout = 2 * time.Second
 // vecTable aligns document vectors with the Ords of one base segment.
 // Snapshots derived by writes share the base, so the table survives them;
 // overlay documents are looked up per query (there are at most a few
-// hundred) and memoised by document.
+// hundred) and memoised by document. A change in the cached set (a sync,
+// a background fill) makes a new table.
 type vecTable struct {
 	base    *index.Snapshot // any snapshot with this base
+	gen     uint64          // DocVectors generation it was built from
 	vecs    [][]float32     // by base Ord; nil where no vector is cached
 	count   int
 	overlay sync.Map // *index.Doc → []float32 (nil: none cached)
@@ -47,15 +51,16 @@ func (e *Engine) table(ctx context.Context, snap *index.Snapshot) *vecTable {
 	if err := e.vectors.Load(ctx); err != nil {
 		return nil
 	}
-	if t := e.vt.Load(); t != nil && t.base.SameBase(snap) {
+	gen := e.vectors.Generation()
+	if t := e.vt.Load(); t != nil && t.base.SameBase(snap) && t.gen == gen {
 		return t
 	}
 	e.vtMu.Lock()
 	defer e.vtMu.Unlock()
-	if t := e.vt.Load(); t != nil && t.base.SameBase(snap) {
+	if t := e.vt.Load(); t != nil && t.base.SameBase(snap) && t.gen == gen {
 		return t
 	}
-	t := &vecTable{base: snap, vecs: make([][]float32, snap.BaseLen())}
+	t := &vecTable{base: snap, gen: gen, vecs: make([][]float32, snap.BaseLen())}
 	for ord := range t.vecs {
 		d := snap.Doc(ord)
 		if d == nil {

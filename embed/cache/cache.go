@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -61,6 +62,7 @@ type Cache struct {
 	mu      sync.RWMutex
 	vecs    map[string][]float32
 	pending map[string]*call
+	gen     atomic.Uint64 // bumped whenever vecs changes
 }
 
 type call struct {
@@ -113,6 +115,7 @@ func (c *Cache) Load(ctx context.Context) error {
 			c.vecs[k] = v
 		}
 	}
+	c.gen.Add(1)
 	c.mu.Unlock()
 	c.loaded = true
 	return nil
@@ -126,6 +129,10 @@ func (c *Cache) Get(key string) ([]float32, bool) {
 	c.mu.RUnlock()
 	return v, ok
 }
+
+// Generation changes whenever the set of vectors in memory changes, so
+// readers that index vectors by document can tell when to look again.
+func (c *Cache) Generation() uint64 { return c.gen.Load() }
 
 // Len is the number of vectors in memory.
 func (c *Cache) Len() int {
@@ -269,6 +276,7 @@ func (c *Cache) resolve(keys []string, batch []int, vs [][]float32, err error) {
 		if err == nil {
 			c.vecs[k] = vs[j]
 			p.vec = vs[j]
+			c.gen.Add(1)
 		}
 		p.err = err
 		close(p.done)
@@ -341,6 +349,7 @@ func (c *Cache) Sync(ctx context.Context, texts []string, progress func(done, to
 		for _, k := range stale {
 			delete(c.vecs, k)
 		}
+		c.gen.Add(1)
 		c.mu.Unlock()
 		st.Pruned = len(stale)
 	}
