@@ -22,6 +22,7 @@ type Doc struct {
 
 	ord int32  // position in the snapshot, for callers aligning side data
 	len uint32 // |D|: token count of name + " " + content
+	est uint32 // EstTokens of name and content
 	// tf holds the term frequencies of a doc that lives in the overlay;
 	// base docs find theirs in the posting lists.
 	tf map[string]uint32
@@ -34,6 +35,10 @@ func (d *Doc) Ord() int { return int(d.ord) }
 
 // Len is the number of index terms of the document, |D| in SPEC §4.
 func (d *Doc) Len() int { return int(d.len) }
+
+// TokensEst is EstTokens(name + "\n" + content), SPEC §7's tokens_est,
+// computed once when the document is indexed.
+func (d *Doc) TokensEst() int { return int(d.est) }
 
 type posting struct {
 	doc uint32
@@ -114,8 +119,10 @@ func buildSegment(tok *Tokenizer, in []Input) *segment {
 		d := &seg.docs[i]
 		// name + " " + content, without building the string: the space
 		// separates whatever the two ends are.
-		toks = tok.AppendTokens(toks[:0], d.Name)
-		toks = tok.AppendTokens(toks, d.Content)
+		var e1, e2 int
+		toks, e1 = tok.appendTokens(toks[:0], d.Name)
+		toks, e2 = tok.appendTokens(toks, d.Content)
+		d.est = uint32(e1 + e2)
 		d.len = uint32(len(toks))
 		seg.totalLen += uint64(len(toks))
 		for _, t := range toks {

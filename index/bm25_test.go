@@ -201,3 +201,21 @@ func TestSnapshotImmutable(t *testing.T) {
 		t.Fatalf("s1 a:x = %q", got)
 	}
 }
+
+// The per-document estimate equals SPEC §7's est_tokens(name + "\n" +
+// content), through builds and incremental writes.
+func TestDocTokensEst(t *testing.T) {
+	in := []Input{
+		{Category: "c", Name: "三亚之行", Content: "想去海边玩, likes-the-sea ＡＢＣ"},
+		{Category: "c", Name: "plain", Content: "one two three"},
+		{Category: "c", Name: "empty", Content: ""},
+	}
+	s := Build(1, nil, in)
+	s = s.With(2, Input{Category: "c", Name: "new 名字", Content: "コーヒーが好き!"})
+	for _, d := range append(in, Input{Category: "c", Name: "new 名字", Content: "コーヒーが好き!"}) {
+		got := s.Lookup(d.Category, d.Name).TokensEst()
+		if want := EstTokens(d.Name + "\n" + d.Content); got != want {
+			t.Errorf("%s: TokensEst = %d, EstTokens = %d", d.Name, got, want)
+		}
+	}
+}

@@ -86,10 +86,20 @@ func (t *Tokenizer) Tokens(s string) []string {
 // memory with a normalised copy of s; clone them before keeping them for
 // long next to unrelated data.
 func (t *Tokenizer) AppendTokens(dst []string, s string) []string {
+	dst, _ = t.appendTokens(dst, s)
+	return dst
+}
+
+// appendTokens also returns EstTokens(s), which the same scan yields for
+// free: the index keeps it per document so retrieve need not rescan.
+func (t *Tokenizer) appendTokens(dst []string, s string) ([]string, int) {
 	useSeg := t != nil && t.seg != SegmentOff
+	est := 0
 	scan(normalize(s), func(tok string) {
 		dst = append(dst, tok)
+		est++
 	}, func(run string) {
+		est += utf8.RuneCountInString(run)
 		if useSeg {
 			if words, ok := segmentCJK(run); ok {
 				dst = append(dst, words...)
@@ -98,7 +108,7 @@ func (t *Tokenizer) AppendTokens(dst []string, s string) []string {
 		}
 		dst = appendBigrams(dst, run)
 	})
-	return dst
+	return dst, est
 }
 
 // EstTokens estimates how many LLM tokens s costs, as SPEC §7 defines it:

@@ -20,8 +20,10 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	ns := s.clone(rev)
 	ns.remove(in.Category, in.Name)
 	d := &Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(s.base.docs) + len(ns.overlay))}
-	toks := s.tok.Tokens(in.Name + " " + in.Content)
+	toks, e1 := s.tok.appendTokens(nil, in.Name)
+	toks, e2 := s.tok.appendTokens(toks, in.Content)
 	d.len = uint32(len(toks))
+	d.est = uint32(e1 + e2)
 	d.tf = make(map[string]uint32, len(toks))
 	for _, t := range toks {
 		if _, ok := d.tf[t]; !ok {

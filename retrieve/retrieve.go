@@ -67,7 +67,7 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 			BM25Score:    h.bm25,
 			CosScore:     h.cos,
 			MatchedTerms: matched,
-			TokensEst:    estTokens(h.doc),
+			TokensEst:    h.doc.TokensEst(),
 		})
 		if req.NoLinks {
 			continue
@@ -93,7 +93,7 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 				Name:      d.Name,
 				Content:   d.Content,
 				Via:       via,
-				TokensEst: estTokens(d),
+				TokensEst: d.TokensEst(),
 			})
 		}
 	}
@@ -159,7 +159,6 @@ func (e *Engine) fusedHits(ctx context.Context, snap *index.Snapshot, query stri
 	return hits, true
 }
 
-func estTokens(d *index.Doc) int { return index.EstTokens(d.Name + "\n" + d.Content) }
 
 // applyBudget keeps the longest prefix of seq within budget, and always the
 // first item.
