@@ -32,12 +32,18 @@ const DefaultEmbedTimeout = 2 * time.Second
 // overlay documents are looked up per query (there are at most a few
 // hundred) and memoised by document. A change in the cached set (a sync,
 // a background fill) makes a new table.
+//
+// Base vectors are copied into one contiguous matrix: the scan is bound by
+// memory bandwidth, and vectors scattered over the heap (one allocation
+// each) read at a fraction of the speed of one sequential block. The copy
+// doubles the memory vectors take; docs/performance.md has the figures.
 type vecTable struct {
 	base    *index.Snapshot // any snapshot with this base
 	gen     uint64          // DocVectors generation it was built from
-	vecs    [][]float32     // by base Ord; nil where no vector is cached
-	count   int
-	overlay sync.Map // *index.Doc → []float32 (nil: none cached)
+	dim     int             // of the first vector found; others are ignored
+	mat     []float32       // base Ord × dim
+	has     []bool          // by base Ord
+	overlay sync.Map        // *index.Doc → []float32 (nil: none cached)
 }
 
 func docKey(d *index.Doc) string { return cache.Key(d.Name + " " + d.Content) }
@@ -60,15 +66,30 @@ func (e *Engine) table(ctx context.Context, snap *index.Snapshot) *vecTable {
 	if t := e.vt.Load(); t != nil && t.base.SameBase(snap) && t.gen == gen {
 		return t
 	}
-	t := &vecTable{base: snap, gen: gen, vecs: make([][]float32, snap.BaseLen())}
-	for ord := range t.vecs {
+	n := snap.BaseLen()
+	t := &vecTable{base: snap, gen: gen, has: make([]bool, n)}
+	vecs := make([][]float32, n)
+	for ord := range n {
 		d := snap.Doc(ord)
 		if d == nil {
 			continue // dead in this snapshot; dead in every later one too
 		}
-		if v, ok := e.vectors.Get(docKey(d)); ok {
-			t.vecs[ord] = v
-			t.count++
+		if v, ok := e.vectors.Get(docKey(d)); ok && len(v) > 0 {
+			if t.dim == 0 {
+				t.dim = len(v)
+			}
+			if len(v) == t.dim {
+				vecs[ord] = v
+			}
+		}
+	}
+	if t.dim > 0 {
+		t.mat = make([]float32, n*t.dim)
+		for ord, v := range vecs {
+			if v != nil {
+				copy(t.mat[ord*t.dim:], v)
+				t.has[ord] = true
+			}
 		}
 	}
 	e.vt.Store(t)
@@ -76,12 +97,15 @@ func (e *Engine) table(ctx context.Context, snap *index.Snapshot) *vecTable {
 }
 
 func (t *vecTable) vector(e *Engine, snap *index.Snapshot, ord int) []float32 {
+	if ord < len(t.has) {
+		if !t.has[ord] || snap.Doc(ord) == nil {
+			return nil
+		}
+		return t.mat[ord*t.dim : (ord+1)*t.dim : (ord+1)*t.dim]
+	}
 	d := snap.Doc(ord)
 	if d == nil {
 		return nil
-	}
-	if ord < len(t.vecs) {
-		return t.vecs[ord]
 	}
 	if v, ok := t.overlay.Load(d); ok {
 		return v.([]float32)
