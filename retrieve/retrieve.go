@@ -159,7 +159,6 @@ func (e *Engine) fusedHits(ctx context.Context, snap *index.Snapshot, query stri
 	return hits, true
 }
 
-
 // applyBudget keeps the longest prefix of seq within budget, and always the
 // first item.
 func applyBudget(res *Result, seq []Item, budget int, explain bool) {
