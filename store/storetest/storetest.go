@@ -1,10 +1,3 @@
-// Package storetest is a conformance suite for implementations of
-// store.Store, in the manner of testing/fstest. Every backend runs it from
-// its own tests:
-//
-//	func TestConformance(t *testing.T) {
-//		storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t) })
-//	}
 package storetest
 
 import (

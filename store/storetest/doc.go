@@ -1,0 +1,15 @@
+// Package storetest is a conformance suite for implementations of
+// store.Store, in the manner of testing/fstest. Every backend runs it from
+// its own tests:
+//
+//	func TestConformance(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) store.Store { return openTemp(t) })
+//	}
+//
+// The suite checks the whole contract of store.Store: CRUD, add-is-update,
+// a revision that rises on every write and never on a read or a failed
+// write, rejection of invalid entries naming the field (nothing written),
+// Unicode names, iteration that yields each entry once and tolerates
+// writes from its loop body, metadata round trips, concurrent readers and
+// writers (run it under -race), and ErrClosed after Close.
+package storetest
