@@ -38,8 +38,10 @@ type Options struct {
 	// a *cache.Cache wrapping Embedder. Retrieve never embeds documents.
 	Vectors DocVectors
 	// Alpha weighs BM25 against cosine: fused = α·mm(bm25) + (1−α)·mm(cos).
-	// Zero means fusion.DefaultAlpha (0.5). Values are clamped to (0, 1]:
-	// BM25 is never off.
+	// Zero means the embedder's own recommendation when it has one (a
+	// DefaultAlpha() float64 method; the hash embedder's is 0.9), else
+	// fusion.DefaultAlpha (0.5). Values are clamped to (0, 1]: BM25 is
+	// never off.
 	Alpha float64
 	// EmbedTimeout bounds the query embedding; zero means
 	// DefaultEmbedTimeout.
@@ -90,6 +92,9 @@ func New(st store.Store, opts Options) *Engine {
 	}
 	if e.alpha <= 0 || math.IsNaN(e.alpha) {
 		e.alpha = fusion.DefaultAlpha
+		if r, ok := opts.Embedder.(interface{ DefaultAlpha() float64 }); ok {
+			e.alpha = r.DefaultAlpha()
+		}
 	}
 	e.alpha = min(e.alpha, 1)
 	if e.embedTimeout <= 0 {

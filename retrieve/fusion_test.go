@@ -87,7 +87,8 @@ func TestFusionRuns(t *testing.T) {
 		cos = append(cos, float64(embed.Dot(q[0], v[0])))
 		return true
 	})
-	want, err := fusion.Fuse(bm, cos, nil, fusion.DefaultAlpha)
+	// No α configured: the engine takes the hash embedder's own default.
+	want, err := fusion.Fuse(bm, cos, nil, h.DefaultAlpha())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +118,17 @@ func TestFusionRuns(t *testing.T) {
 	}
 	if hits != nonzero {
 		t.Errorf("%d hits, %d entries with fused score > 0", hits, nonzero)
+	}
+	// An explicit α wins over the embedder's default.
+	res2, err := New(st, Options{Embedder: h, Vectors: c, Alpha: fusion.DefaultAlpha}).Retrieve(ctx, Request{Query: "seaside running 海边", Budget: Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	half, _ := fusion.Fuse(bm, cos, nil, fusion.DefaultAlpha)
+	for i, n := range names {
+		if n == res2.Items[0].Category+":"+res2.Items[0].Name && math.Abs(half[i]-res2.Items[0].Score) > 1e-6 {
+			t.Errorf("with α 0.5, %s scored %.6f, hand-fused %.6f", n, res2.Items[0].Score, half[i])
+		}
 	}
 	// A punctuation-only query has no terms but the cosine path may still rank.
 	res, err = e.Retrieve(ctx, Request{Query: "？！"})

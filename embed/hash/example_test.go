@@ -14,6 +14,6 @@ func Example() {
 	fmt.Println(e.Model())
 	fmt.Printf("near %.2f, far %.2f\n", embed.Dot(vs[0], vs[1]), embed.Dot(vs[0], vs[2]))
 	// Output:
-	// hash:v1-n3-5:256
-	// near 0.29, far -0.09
+	// hash:v2-n3-5:512
+	// near 0.49, far -0.00
 }
