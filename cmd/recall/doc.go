@@ -17,6 +17,8 @@
 //	                    --segmenter auto|on|off, --json)
 //	reindex             build the index once; report entries, skips and time
 //	import PATH         import a folder of markdown files (an Obsidian vault) or a .jsonl file
+//	mcp                 serve agent hosts over MCP on stdio (tools retrieve, add, get, delete, list)
+//	serve               serve an HTTP JSON API (--addr, --token, --quiet)
 //
 // Examples:
 //
@@ -85,4 +87,20 @@
 // rest is imported, and the exit status is 0 unless nothing could be
 // imported. A progress bar appears on stderr when it is a terminal and
 // more than 200 entries are being written.
+//
+// # Servers
+//
+// mcp and serve are long-running: one process holds the store and an
+// index kept fresh by every write it makes, and agent hosts reach it over
+// MCP (stdio) or HTTP. Both create a missing store, build the index in the
+// background once they are up (the gse dictionary and any embedding model
+// are touched only when first needed), and watch a folder store so that
+// edits made meanwhile by the CLI, an editor or git are visible to the
+// next retrieve within about a second. A bolt store is held for as long
+// as the server runs; other commands on it fail with "locked", and should
+// go through the server. The retrieve answer of POST /v1/retrieve is byte
+// for byte what `recall retrieve --json` prints for the same options; the
+// MCP retrieve tool returns the same object as structured content, with a
+// compact text rendering beside it for the model. memory.go holds what
+// both servers share, mcp.go and serve.go one protocol each.
 package main

@@ -129,7 +129,7 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 			return err
 		}
 		if o.json {
-			return writeJSON(o.app.stdout, res, "  ")
+			return writeResultJSON(o.app.stdout, res)
 		}
 		budget := o.budget
 		if o.noBudget {

@@ -80,6 +80,8 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 		newReindexCmd(a),
 		newEmbedCmd(a),
 		newImportCmd(a),
+		newMCPCmd(a),
+		newServeCmd(a),
 	)
 	return root
 }

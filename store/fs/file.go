@@ -115,11 +115,13 @@ func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMod
 	// A rename keeps size and modification time, so a watch recognises the
 	// entry file this write is about to produce.
 	final := filepath.Join(dir, base)
+	var own fileState
 	if statErr == nil {
-		s.noteOwn(final, stateOf(fi))
+		own = stateOf(fi)
+		s.noteOwn(final, own)
 	}
 	if err := os.Rename(tmp, final); err != nil {
-		s.forgetOwn(final)
+		s.forgetOwn(final, own)
 		os.Remove(tmp)
 		return err
 	}
@@ -140,7 +142,7 @@ func (s *Store) ensureDir(dir string) error {
 	case errors.Is(err, iofs.ErrExist):
 		return nil // if it is a plain file, creating the temp file says so
 	default:
-		s.forgetOwn(dir)
+		s.forgetOwn(dir, fileState{exists: true, dir: true})
 		return err
 	}
 }

@@ -227,7 +227,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	}
 	s.noteOwn(path, fileState{})
 	if err := os.Remove(path); err != nil {
-		s.forgetOwn(path)
+		s.forgetOwn(path, fileState{})
 		if notFound(err) { // removed by hand meanwhile
 			return fmt.Errorf("delete %s: %w", key, store.ErrNotFound)
 		}
@@ -244,7 +244,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 		if os.Remove(dir) == nil {
 			_ = syncDir(s.root)
 		} else {
-			s.forgetOwn(dir)
+			s.forgetOwn(dir, fileState{})
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,9 @@ const (
 	// the scan to see it; after that it is dropped (another writer has
 	// changed the file since, or the write never landed).
 	ownWriteTTL = time.Minute
+	// ownWriteGrace is how long a record the scan has seen is kept anyway,
+	// for the event of the same write, which may still sit in the queue.
+	ownWriteGrace = 5 * time.Second
 )
 
 // WatchOptions tunes Watch. The zero value is ready to use.
@@ -82,20 +86,25 @@ func statPath(path string) fileState {
 	return stateOf(fi)
 }
 
-// ownWrite is a change this Store is about to make, noted so that the
-// watch does not mistake it for someone else's.
-type ownWrite struct {
-	state fileState
-	at    time.Time
+// ownWrites are the changes this Store made to one path lately, newest
+// last, noted so that the watch does not mistake them for someone else's.
+// More than one is kept because concurrent writes to one entry can rename
+// a second file into place before the event of the first is looked at.
+type ownWrites struct {
+	states []fileState
+	at     time.Time // of the newest
 }
+
+// maxOwnStates bounds the states kept per path.
+const maxOwnStates = 8
 
 // watchState is the part of a Store that belongs to watching.
 type watchState struct {
 	mu      sync.Mutex
-	current *watcher            // the running watch, nil if none
-	own     map[string]ownWrite // by path; only kept while watching
-	active  atomic.Bool         // whether own writes are noted
-	wg      sync.WaitGroup      // the running watch's goroutine
+	current *watcher              // the running watch, nil if none
+	own     map[string]*ownWrites // by path; only kept while watching
+	active  atomic.Bool           // whether own writes are noted
+	wg      sync.WaitGroup        // the running watch's goroutine
 }
 
 // noteOwn records that this Store is about to bring path into state, so
@@ -107,34 +116,52 @@ func (s *Store) noteOwn(path string, st fileState) {
 		return
 	}
 	s.watch.mu.Lock()
+	defer s.watch.mu.Unlock()
 	if s.watch.own == nil {
-		s.watch.own = make(map[string]ownWrite)
+		s.watch.own = make(map[string]*ownWrites)
 	}
-	s.watch.own[path] = ownWrite{state: st, at: time.Now()}
-	s.watch.mu.Unlock()
+	w := s.watch.own[path]
+	if w == nil {
+		w = &ownWrites{}
+		s.watch.own[path] = w
+	}
+	if len(w.states) == maxOwnStates {
+		w.states = append(w.states[:0], w.states[1:]...)
+	}
+	w.states = append(w.states, st)
+	w.at = time.Now()
 }
 
-func (s *Store) forgetOwn(path string) {
+// forgetOwn takes back a note whose change did not happen.
+func (s *Store) forgetOwn(path string, st fileState) {
 	if !s.watch.active.Load() {
 		return
 	}
 	s.watch.mu.Lock()
-	delete(s.watch.own, path)
-	s.watch.mu.Unlock()
+	defer s.watch.mu.Unlock()
+	if w := s.watch.own[path]; w != nil {
+		if i := slices.Index(w.states, st); i >= 0 {
+			w.states = slices.Delete(w.states, i, i+1)
+		}
+		if len(w.states) == 0 {
+			delete(s.watch.own, path)
+		}
+	}
 }
 
 // isOwn reports whether path being in state st is this Store's doing.
 func (s *Store) isOwn(path string, st fileState) bool {
 	s.watch.mu.Lock()
 	defer s.watch.mu.Unlock()
-	w, ok := s.watch.own[path]
-	return ok && w.state == st
+	w := s.watch.own[path]
+	return w != nil && slices.Contains(w.states, st)
 }
 
 // Watch makes edits that other processes, editors or git make in the
 // folder raise the revision, so that an index over the store notices them
 // the way it notices the Store's own writes. onChange, when not nil, is
-// called after each such raise, from the watch's goroutine.
+// called after each such raise, from the watch's goroutine; it must return
+// promptly (start a goroutine for slow work such as a rebuild).
 //
 // Watch sets the watch up and returns; the watch runs until ctx is done or
 // the Store is closed (Close waits for it to stop). Only one watch runs at
@@ -158,7 +185,7 @@ func (s *Store) Watch(ctx context.Context, onChange func()) error {
 		return err
 	}
 	opts := s.opts.Watch.withDefaults()
-	w := &watcher{s: s, opts: opts, onChange: onChange}
+	w := &watcher{s: s, opts: opts, onChange: onChange, grace: ownWriteGrace}
 
 	s.watch.mu.Lock()
 	if s.watch.current != nil {
@@ -225,6 +252,7 @@ type watcher struct {
 	cancel   context.CancelFunc
 	fw       *fsnotify.Watcher    // nil: scan only
 	files    map[string]fileState // the last scan: entry files and category folders
+	grace    time.Duration        // see ownWriteGrace
 }
 
 func (w *watcher) run(ctx context.Context) {
@@ -380,7 +408,10 @@ func (w *watcher) rescan() bool {
 	now := time.Now()
 	s.watch.mu.Lock()
 	for p, o := range s.watch.own {
-		if files[p] == o.state || now.Sub(o.at) > ownWriteTTL {
+		age := now.Sub(o.at)
+		// Seen in its final state (the newest write) a while ago, or too
+		// old to come at all.
+		if (files[p] == o.states[len(o.states)-1] && age >= w.grace) || age > ownWriteTTL {
 			delete(s.watch.own, p)
 		}
 	}
