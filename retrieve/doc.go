@@ -26,7 +26,17 @@
 // never wait for them and always see them. A write made to the store
 // directly moves the revision and makes the next retrieve rebuild the
 // snapshot. Edits that move no revision (another process editing an fs
-// folder) need Engine.Rebuild.
+// folder that is not being watched, see fs.Store.Watch) need
+// Engine.Rebuild.
+//
+// # Embeddings
+//
+// With Options.Embedder and Options.Vectors (normally an embed/cache.Cache
+// filled by `recall embed`), each retrieve embeds the query once, within
+// Options.EmbedTimeout, and fuses min-max-normalised BM25 and cosine scores
+// (SPEC §6). Any failure on that path (no vectors, a timeout, an error, a
+// dimension mismatch) gives exactly the BM25 result with EmbeddingUsed
+// false. Document vectors are never computed during a retrieve.
 //
 // # Caveats
 //

@@ -21,6 +21,8 @@
 // # Caveats
 //
 // Revisions are per process for store/fs: edits made by other processes are
-// not counted. An index over an fs store must be rebuilt explicitly (or the
-// process restarted) to see them.
+// not counted unless the store is watching its folder (fs.Store.Watch, which
+// `recall serve` and `recall mcp` turn on). Without a watch, an index over
+// an fs store must be rebuilt explicitly (or the process restarted) to see
+// them.
 package store
