@@ -79,6 +79,7 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 		newRetrieveCmd(a),
 		newReindexCmd(a),
 		newEmbedCmd(a),
+		newBenchCmd(a),
 		newImportCmd(a),
 		newMCPCmd(a),
 		newServeCmd(a),

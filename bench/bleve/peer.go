@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/recallhq/recall/bench"
+)
+
+// Scoring models of the Bleve modes.
+const (
+	scoringBM25  = bleveindex.BM25Scoring
+	scoringTFIDF = bleveindex.TFIDFScoring
+)
+
+// batchSize is large on purpose: Bleve's in-memory scorch does not merge
+// segments, so every batch leaves a segment each query must visit.
+const batchSize = 10_000
+
+// bleveModes are the Bleve peers: BM25 (the fair comparison with recall's
+// BM25) and its default TF-IDF, which scores better than its BM25 on these
+// sets (see the bench-data README).
+func bleveModes() []bench.Mode {
+	return []bench.Mode{bleveMode("bleve-bm25", scoringBM25), bleveMode("bleve-tfidf", scoringTFIDF)}
+}
+
+func bleveMode(name, scoring string) bench.Mode {
+	return bench.Mode{Name: name, System: "bleve", New: func() (bench.Subject, error) {
+		return &bleveSubject{scoring: scoring}, nil
+	}}
+}
+
+// bleveSubject is an in-memory scorch index with one text field holding
+// title + " " + text, analysed with the standard analyzer (English) or
+// the cjk analyzer (Chinese: width folding, lower-casing, bigrams).
+type bleveSubject struct {
+	scoring string
+	ds      *bench.Dataset
+	idx     bleve.Index
+}
+
+// indexed is the document Bleve indexes.
+type indexed struct {
+	Text string `json:"text"`
+}
+
+// Load only keeps the dataset: Bleve's loading and indexing are one step,
+// timed as the build.
+func (s *bleveSubject) Load(_ context.Context, ds *bench.Dataset) error {
+	s.ds = ds
+	return nil
+}
+
+func (s *bleveSubject) Build(ctx context.Context) error {
+	analyzer := standard.Name
+	if s.ds.Lang == "zh" {
+		analyzer = cjk.AnalyzerName
+	}
+	field := bleve.NewTextFieldMapping()
+	field.Analyzer = analyzer
+	field.Store = false
+	field.IncludeTermVectors = false
+	field.IncludeInAll = false
+	field.DocValues = false
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt("text", field)
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = analyzer
+	m.ScoringModel = s.scoring
+
+	// NewMemOnly would pick the legacy index type, which ignores the
+	// scoring model; scorch with an empty path lives in memory.
+	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return fmt.Errorf("new bleve index: %w", err)
+	}
+	s.idx = idx
+	b := idx.NewBatch()
+	for _, d := range s.ds.Docs {
+		if err := b.Index(d.ID, indexed{Text: d.Content()}); err != nil {
+			return fmt.Errorf("index %q: %w", d.ID, err)
+		}
+		if b.Size() >= batchSize {
+			if err := idx.Batch(b); err != nil {
+				return fmt.Errorf("bleve batch: %w", err)
+			}
+			b.Reset()
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	if b.Size() > 0 {
+		if err := idx.Batch(b); err != nil {
+			return fmt.Errorf("bleve batch: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *bleveSubject) Search(ctx context.Context, query string, k int) ([]bench.Hit, error) {
+	q := bleve.NewMatchQuery(query)
+	q.SetField("text")
+	req := bleve.NewSearchRequestOptions(q, k, 0, false)
+	res, err := s.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]bench.Hit, len(res.Hits))
+	for i, h := range res.Hits {
+		hits[i] = bench.Hit{ID: h.ID, Score: h.Score}
+	}
+	return hits, nil
+}
+
+func (s *bleveSubject) Notes() []string {
+	return []string{"Bleve indexes in memory in one step, timed as the build; it keeps no store, so it has no load phase"}
+}
+
+func (s *bleveSubject) Close() error {
+	if s.idx == nil {
+		return nil
+	}
+	err := s.idx.Close()
+	s.idx = nil
+	return err
+}

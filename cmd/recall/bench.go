@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/recallhq/recall/bench"
+	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/retrieve"
+)
+
+// benchOptions are the flags of `recall bench`.
+type benchOptions struct {
+	app *app
+
+	backend  string
+	modes    string
+	embedder embedderFlags
+	jsonPath string
+	svgPath  string
+	runDir   string
+	passes   int
+	gseDict  string
+	noAgent  bool
+	tmp      string
+}
+
+func newBenchCmd(a *app) *cobra.Command {
+	o := &benchOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "bench DATASET...",
+		Short: "Measure retrieval quality and speed on BEIR datasets",
+		Long: `Bench answers two questions on real test collections: does recall find the
+right memory, and how fast. Each DATASET is a BEIR folder (corpus.jsonl,
+queries.jsonl, qrels/test.tsv). Its documents are loaded into a fresh temporary
+store (one entry per document: category = the folder's name, name = the
+document id, escaped where SPEC forbids a character), the index is built, and
+every judged query runs in each mode:
+
+  bm25      BM25 with CJK bigrams (segmenter off)
+  bm25-gse  BM25 with gse dictionary segmentation
+  fusion    BM25 fused with the --embedder's vectors, filled through the
+            vector cache first (default when --embedder is given)
+
+Quality is nDCG@10, Recall@10, Recall@100 and MRR@10, computed as trec_eval
+does, over the top 100 hits of a retrieve without links or budget. Speed is
+the load and build time, per-query latency (p50, p99, queries per second on
+one goroutine) and, separately, the latency of the default agent retrieve
+(limit 10, budget 800, links on); memory is the peak and retained heap and the
+peak RSS. The store of the bench is never --store: the user's memory is not
+touched.
+
+The table goes to stdout; --json writes every figure, --svg a chart, --run-dir
+one TREC run file per dataset and mode for trec_eval or pytrec_eval. To run
+Bleve beside recall in the same process, see bench/bleve in the source tree.`,
+		Example: `  recall bench ~/beir/scifact
+  recall bench --mode bm25 --json bench.json --svg bench.svg data/msmarco data/dbpedia
+  recall bench --embedder hash data/*
+  recall bench --embedder ollama --embed-model nomic-embed-text --passes 1 data/scifact`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef(cmd, "bench takes at least one DATASET folder")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.backend, "backend", string(bench.BackendBolt), "store `KIND` to load into: bolt (one file, written without fsync) or fs (a markdown file per entry, fsync'd)")
+	f.StringVar(&o.modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")
+	o.embedder.register(cmd, true)
+	f.StringVar(&o.jsonPath, "json", "", "write every figure as JSON to `FILE`")
+	f.StringVar(&o.svgPath, "svg", "", "write a chart (self-contained SVG) to `FILE`")
+	f.StringVar(&o.runDir, "run-dir", "", "write TREC run files (DATASET.MODE.run) into `DIR`")
+	f.IntVar(&o.passes, "passes", 0, "timed passes `N` over the queries after the warm-up (0: enough for 1000 timed queries; -1: quality only)")
+	f.StringVar(&o.gseDict, "gse-dict", index.GSEDictionary, "gse `DICT` for bm25-gse: zh_s (simplified) or zh (simplified and traditional)")
+	f.BoolVar(&o.noAgent, "no-agent", false, "do not time the default agent retrieve")
+	f.StringVar(&o.tmp, "tmp", "", "`DIR` for the temporary stores (default the system's)")
+	return cmd
+}
+
+func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
+	backend, err := bench.ParseBackend(o.backend)
+	if err != nil {
+		return usagef(cmd, "--backend: %v", err)
+	}
+	if o.gseDict != "zh_s" && o.gseDict != "zh" {
+		return usagef(cmd, "--gse-dict %q: want zh_s or zh", o.gseDict)
+	}
+	if o.passes < -1 {
+		return usagef(cmd, "--passes must be -1 or more")
+	}
+	emb, err := o.embedder.build(o.app)
+	if err != nil {
+		return err
+	}
+	if o.embedder.alpha != 0 && (o.embedder.alpha < 0 || o.embedder.alpha > 1) {
+		return usagef(cmd, "--alpha %v is outside (0, 1]", o.embedder.alpha)
+	}
+	names := bench.SplitList(o.modes)
+	if len(names) == 0 {
+		// gse last: its dictionary stays in memory for the rest of the
+		// process and would weigh on the modes after it.
+		names = []string{bench.ModeBM25, bench.ModeBM25GSE}
+		if emb != nil {
+			names = []string{bench.ModeBM25, bench.ModeFusion, bench.ModeBM25GSE}
+		}
+	}
+	if slices.Contains(names, bench.ModeFusion) && emb == nil {
+		return usagef(cmd, "--mode fusion needs --embedder (hash works offline)")
+	}
+	modes, err := bench.RecallModes(names, bench.RecallOptions{
+		Backend: backend,
+		TempDir: o.tmp,
+		Retrieve: retrieve.Options{
+			Embedder:     emb,
+			Alpha:        o.embedder.alpha,
+			EmbedTimeout: o.embedder.timeout,
+		},
+	})
+	if err != nil {
+		return usagef(cmd, "--mode: %v", err)
+	}
+	// Process-wide, and read once on the first segmenting tokenizer.
+	index.GSEDictionary = o.gseDict
+
+	var datasets []*bench.Dataset
+	for _, dir := range dirs {
+		ds, err := bench.Load(dir)
+		if err != nil {
+			return err
+		}
+		datasets = append(datasets, ds)
+	}
+	bars := &benchProgress{w: o.app.stderr}
+	cfg := bench.Config{Modes: modes, Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, Progress: bars.update}
+	rep, err := bench.Run(cmd.Context(), cfg, datasets)
+	bars.finish()
+	if err != nil {
+		return err
+	}
+	if o.jsonPath != "" {
+		if err := writeReport(o.jsonPath, rep.WriteJSON); err != nil {
+			return err
+		}
+	}
+	if o.svgPath != "" {
+		if err := writeReport(o.svgPath, rep.WriteSVG); err != nil {
+			return err
+		}
+	}
+	return rep.WriteTable(o.app.stdout)
+}
+
+// benchProgress shows one bar per phase (loading msmarco in bm25, timing
+// its queries, ...) while the bench runs, on a terminal only.
+type benchProgress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+	key bench.Progress // the phase the bar shows; Done unused
+}
+
+func (b *benchProgress) update(p bench.Progress) {
+	key := bench.Progress{Dataset: p.Dataset, Mode: p.Mode, Phase: p.Phase, Total: p.Total}
+	if b.bar == nil || key != b.key {
+		b.finish()
+		b.key = key
+		b.bar = newBar(b.w, p.Total, fmt.Sprintf("%s %s %s", p.Dataset, p.Mode, p.Phase))
+	}
+	if b.bar != nil {
+		_ = b.bar.Set(p.Done)
+	}
+}
+
+func (b *benchProgress) finish() {
+	if b.bar != nil {
+		_ = b.bar.Finish()
+		b.bar = nil
+	}
+}
+
+// writeReport renders a whole report before touching the file, so that a
+// failure never leaves half a file behind.
+func writeReport(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
