@@ -244,11 +244,15 @@ func (s *Snapshot) MatchedTerms(d *Doc, terms []string) []string {
 type Scored struct {
 	Doc   *Doc
 	Score float64
+	// Matched has bit i set when terms[i] occurs in Doc, for the first 64
+	// terms of the query (see Snapshot.Matched). Search fills it.
+	Matched uint64
 }
 
 // scratch is a dense score accumulator reused across queries.
 type scratch struct {
 	scores  []float64
+	masks   []uint64
 	touched []uint32
 }
 
@@ -257,6 +261,13 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // Score calls fn for every live document with a BM25 score > 0 for the
 // distinct query terms, in no particular order.
 func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
+	s.score(terms, func(d *Doc, score float64, _ uint64) { fn(d, score) })
+}
+
+// score is Score that also reports which of the first 64 terms each
+// document matched: the scoring loop sees every (term, document) pair
+// anyway, and finding them again per hit costs a lookup per term.
+func (s *Snapshot) score(terms []string, fn func(d *Doc, score float64, matched uint64)) {
 	if len(terms) == 0 || s.n == 0 {
 		return
 	}
@@ -273,16 +284,24 @@ func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
 	defer scratchPool.Put(sc)
 	if cap(sc.scores) < len(s.base.docs) {
 		sc.scores = make([]float64, len(s.base.docs))
+		sc.masks = make([]uint64, len(s.base.docs))
 	}
 	scores := sc.scores[:len(s.base.docs)]
+	masks := sc.masks[:len(s.base.docs)]
 	touched := sc.touched[:0]
 	docs := s.base.docs
 
 	var overlayScores []float64
+	var overlayMasks []uint64
 	if len(s.overlay) > 0 {
 		overlayScores = make([]float64, len(s.overlay))
+		overlayMasks = make([]uint64, len(s.overlay))
 	}
-	for _, t := range terms {
+	for ti, t := range terms {
+		var bit uint64
+		if ti < 64 {
+			bit = 1 << ti
+		}
 		var list []posting
 		if id, ok := s.base.terms[t]; ok {
 			list = s.base.postings[id]
@@ -314,6 +333,7 @@ func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
 				touched = append(touched, p.doc)
 			}
 			scores[p.doc] += v
+			masks[p.doc] |= bit
 		}
 		for i, d := range s.overlay {
 			if d == nil {
@@ -322,19 +342,21 @@ func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
 			if n := d.tf[t]; n > 0 {
 				tf := float64(n)
 				overlayScores[i] += idf * tf * (K1 + 1) / (tf + c0 + c1*float64(d.len))
+				overlayMasks[i] |= bit
 			}
 		}
 	}
 	for _, i := range touched {
 		if v := scores[i]; v > 0 {
-			fn(&docs[i], v)
+			fn(&docs[i], v, masks[i])
 		}
 		scores[i] = 0
+		masks[i] = 0
 	}
 	sc.touched = touched[:0]
 	for i, v := range overlayScores {
 		if v > 0 {
-			fn(s.overlay[i], v)
+			fn(s.overlay[i], v, overlayMasks[i])
 		}
 	}
 }
@@ -345,8 +367,21 @@ func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
 func (s *Snapshot) Search(terms []string, limit int) []Scored {
 	var top TopK
 	top.Reset(limit)
-	s.Score(terms, top.Push)
+	s.score(terms, top.push)
 	return top.Sorted()
+}
+
+// Matched returns the terms (as given) whose bits are set in mask, as
+// Search reports them in Scored.Matched; terms past the 64th are looked up
+// in d.
+func (s *Snapshot) Matched(d *Doc, terms []string, mask uint64) []string {
+	var out []string
+	for i, t := range terms {
+		if i < 64 && mask&(1<<i) != 0 || i >= 64 && s.TermFreq(d, t) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Less orders results: higher score first, then category, then name.
@@ -374,8 +409,15 @@ func (t *TopK) Reset(k int) {
 }
 
 // Push offers a result.
-func (t *TopK) Push(d *Doc, score float64) {
-	x := Scored{Doc: d, Score: score}
+func (t *TopK) Push(d *Doc, score float64) { t.push(d, score, 0) }
+
+func (t *TopK) push(d *Doc, score float64, matched uint64) {
+	// Most candidates of a large result lose to the worst kept one on the
+	// score alone: reject them before building anything.
+	if t.k > 0 && len(t.heap) == t.k && score < t.heap[0].Score {
+		return
+	}
+	x := Scored{Doc: d, Score: score, Matched: matched}
 	if t.k <= 0 {
 		t.heap = append(t.heap, x)
 		return

@@ -41,7 +41,7 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	if !fused {
 		for _, h := range snap.Search(terms, limit) {
 			bm := h.Score
-			hits = append(hits, hit{doc: h.Doc, score: h.Score, bm25: &bm})
+			hits = append(hits, hit{doc: h.Doc, score: h.Score, bm25: &bm, matched: snap.Matched(h.Doc, terms, h.Matched)})
 		}
 	}
 	res.EmbeddingUsed = fused
@@ -54,7 +54,10 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	injected := map[Ref]bool{}
 	unresolved := map[string]bool{}
 	for _, h := range hits {
-		matched := snap.MatchedTerms(h.doc, terms)
+		matched := h.matched // the BM25 path learnt them while scoring
+		if fused {
+			matched = snap.MatchedTerms(h.doc, terms)
+		}
 		if matched == nil {
 			matched = []string{}
 		}
@@ -103,10 +106,11 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 
 // hit is a scored document before it becomes an Item.
 type hit struct {
-	doc   *index.Doc
-	score float64
-	bm25  *float64
-	cos   *float64
+	doc     *index.Doc
+	score   float64
+	bm25    *float64
+	cos     *float64
+	matched []string
 }
 
 // fusedHits runs the embedding path of SPEC §6. ok is false, and BM25
