@@ -106,9 +106,32 @@ func New(st store.Store, opts Options) *Engine {
 // Store returns the store the engine reads.
 func (e *Engine) Store() store.Store { return e.st }
 
-// Snapshot returns an index snapshot at the store's current revision,
-// building one if the current one is stale.
+// Snapshot returns the index snapshot a retrieve should use, without
+// waiting for a rebuild: the snapshot at the store's current revision when
+// there is one; otherwise, when the store has moved on behind the engine's
+// back (another process edited a watched folder, a caller wrote to the
+// store directly), the current snapshot, while a rebuild runs in the
+// background and is swapped in when done. Only the very first call, when
+// there is no snapshot at all, builds one and waits for it.
 func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
+	rev, err := e.st.Revision(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read store revision: %w", err)
+	}
+	s := e.snap.Load()
+	switch {
+	case s != nil && s.Revision() == rev:
+		return s, nil
+	case s == nil:
+		return e.build(ctx, rev)
+	}
+	e.buildAsync(ctx, rev)
+	return s, nil
+}
+
+// Fresh returns a snapshot at the store's current revision, waiting for a
+// rebuild when the current snapshot is stale.
+func (e *Engine) Fresh(ctx context.Context) (*index.Snapshot, error) {
 	rev, err := e.st.Revision(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read store revision: %w", err)
@@ -144,9 +167,23 @@ type BuildStats struct {
 func buildKey(rev uint64) string { return fmt.Sprint(rev) }
 
 // build makes a snapshot at rev, sharing the work with concurrent callers
-// asking for the same revision.
+// asking for the same revision. The build does not stop when the caller
+// that started it gives up: others may be waiting for it.
 func (e *Engine) build(ctx context.Context, rev uint64) (*index.Snapshot, error) {
-	v, err, _ := e.builds.Do(buildKey(rev), func() (any, error) {
+	select {
+	case r := <-e.buildAsync(ctx, rev):
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.(*index.Snapshot), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (e *Engine) buildAsync(ctx context.Context, rev uint64) <-chan singleflight.Result {
+	ctx = context.WithoutCancel(ctx)
+	return e.builds.DoChan(buildKey(rev), func() (any, error) {
 		s, _, err := e.buildAt(ctx, rev)
 		if err != nil {
 			return nil, err
@@ -154,10 +191,6 @@ func (e *Engine) build(ctx context.Context, rev uint64) (*index.Snapshot, error)
 		e.publish(s)
 		return s, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*index.Snapshot), nil
 }
 
 func (e *Engine) buildAt(ctx context.Context, rev uint64) (*index.Snapshot, BuildStats, error) {
@@ -213,29 +246,35 @@ func (e *Engine) Delete(ctx context.Context, category, name string) error {
 	})
 }
 
+// write runs a store write and brings the snapshot up to date before it
+// returns, so the next retrieve sees it: by patching the snapshot when this
+// write alone moved the revision, by a rebuild otherwise. The writer pays
+// for any staleness it meets; readers never wait for it.
 func (e *Engine) write(ctx context.Context, do func() error, apply func(*index.Snapshot, uint64) *index.Snapshot) error {
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
-	before, err := e.st.Revision(ctx)
+	if e.snap.Load() == nil {
+		// No index yet (a one-shot `recall add`): nothing to keep fresh.
+		return do()
+	}
+	cur, err := e.Fresh(ctx)
 	if err != nil {
-		return fmt.Errorf("read store revision: %w", err)
+		return err
 	}
 	if err := do(); err != nil {
 		return err
 	}
 	after, err := e.st.Revision(ctx)
 	if err != nil {
-		// The write landed; the snapshot is merely stale and the next
-		// retrieve will notice.
+		// The write landed; the snapshot is merely stale, and the next
+		// retrieve starts a rebuild.
 		return nil
 	}
-	cur := e.snap.Load()
-	// Only when exactly this write moved the revision can the snapshot be
-	// patched; otherwise someone wrote behind our back and the next
-	// retrieve rebuilds from the store.
-	if cur == nil || cur.Revision() != before || after != before+1 {
+	if after == cur.Revision()+1 {
+		e.publish(apply(cur, after))
 		return nil
 	}
-	e.publish(apply(cur, after))
+	// Someone else wrote in between: rebuild from the store.
+	_, _ = e.build(ctx, after)
 	return nil
 }

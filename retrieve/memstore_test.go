@@ -17,6 +17,8 @@ type memStore struct {
 	rev uint64
 	// scans counts calls to All: a full index build is one scan.
 	scans int
+	// gate, when set, holds every All until it is closed.
+	gate chan struct{}
 }
 
 func newMemStore(es ...store.Entry) *memStore {
@@ -67,9 +69,13 @@ func (s *memStore) All(context.Context) iter.Seq2[store.Entry, error] {
 	for _, e := range s.m {
 		es = append(es, e)
 	}
+	gate := s.gate
 	s.mu.Unlock()
 	sort.Slice(es, func(i, j int) bool { return es[i].Key().String() < es[j].Key().String() })
 	return func(yield func(store.Entry, error) bool) {
+		if gate != nil {
+			<-gate
+		}
 		for _, e := range es {
 			if !yield(e, nil) {
 				return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/recallhq/recall/store"
 )
@@ -248,18 +249,65 @@ func TestFreshness(t *testing.T) {
 	if snap2 == snap1 || snap2.Revision() != snap1.Revision()+1 {
 		t.Fatalf("engine write did not publish the next snapshot (got revision %d)", snap2.Revision())
 	}
-	// Behind the engine's back: the revision moves and the next retrieve rebuilds.
+	// Behind the engine's back: the revision moves. The next retrieve does
+	// not wait for the rebuild (the store's scan is held shut here): it
+	// answers from the current snapshot and the rebuild lands after.
+	gate := make(chan struct{})
+	st.mu.Lock()
+	st.gate = gate
+	st.mu.Unlock()
 	if err := st.Put(ctx, ent("prefs", "snack", "green olives")); err != nil {
 		t.Fatal(err)
 	}
-	res, _ := e.Retrieve(ctx, Request{Query: "green"})
-	if len(res.Items) != 2 {
-		t.Fatalf("direct store write not seen: %v", keys(res.Items))
+	done := make(chan *Result, 1)
+	go func() {
+		res, _ := e.Retrieve(ctx, Request{Query: "green"})
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if len(res.Items) != 1 {
+			t.Fatalf("stale answer expected while rebuilding, got %v", keys(res.Items))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("retrieve waited for a rebuild")
+	}
+	st.mu.Lock()
+	st.gate = nil
+	st.mu.Unlock()
+	close(gate)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, _ := e.Retrieve(ctx, Request{Query: "green"})
+		if len(res.Items) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("direct store write never seen: %v", keys(res.Items))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// An engine write right after a write behind its back is seen at once:
+	// the writer brings the snapshot up to date first.
+	if err := st.Put(ctx, ent("prefs", "tea", "green tea, again")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Put(ctx, ent("prefs", "juice", "green juice")); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := e.Retrieve(ctx, Request{Query: "green"}); len(res.Items) != 4 {
+		t.Fatalf("after mixed writes: %v", keys(res.Items))
+	}
+	if err := e.Delete(ctx, "prefs", "tea"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Delete(ctx, "prefs", "juice"); err != nil {
+		t.Fatal(err)
 	}
 	if err := e.Delete(ctx, "prefs", "snack"); err != nil {
 		t.Fatal(err)
 	}
-	res, _ = e.Retrieve(ctx, Request{Query: "green"})
+	res, _ := e.Retrieve(ctx, Request{Query: "green"})
 	if len(res.Items) != 1 {
 		t.Fatalf("engine delete not seen: %v", keys(res.Items))
 	}
@@ -333,6 +381,9 @@ func TestConcurrentRetrieveAndWrite(t *testing.T) {
 		t.Error(err)
 	}
 	// After the dust settles the engine agrees with a fresh one.
+	if _, err := e.Fresh(ctx); err != nil {
+		t.Fatal(err)
+	}
 	a, _ := e.Retrieve(ctx, Request{Query: "alpha gamma", Limit: 50, Budget: Unlimited})
 	b, _ := New(st, Options{}).Retrieve(ctx, Request{Query: "alpha gamma", Limit: 50, Budget: Unlimited})
 	if !slices.Equal(keys(a.Items), keys(b.Items)) {
