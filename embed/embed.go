@@ -71,6 +71,14 @@ func Dot(a, b []float32) float32 {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("embed.Dot: length mismatch: %d and %d", len(a), len(b)))
 	}
+	if useAVX2 {
+		return dotAVX2(a, b)
+	}
+	return dotGeneric(a, b)
+}
+
+// dotGeneric is Dot in portable Go.
+func dotGeneric(a, b []float32) float32 {
 	// Four accumulators break the dependency of each addition on the one
 	// before it, so the CPU can keep several multiply-adds in flight; the
 	// plain loop is limited by the latency of one float add per element.

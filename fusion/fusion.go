@@ -59,18 +59,38 @@ func Fuse(bm25, cos []float64, hasVec []bool, alpha float64) ([]float64, error) 
 	if len(cos) != len(bm25) || (hasVec != nil && len(hasVec) != len(bm25)) {
 		return nil, fmt.Errorf("%w: %d bm25, %d cos, %d hasVec", ErrLength, len(bm25), len(cos), len(hasVec))
 	}
-	vec := func(i int) bool { return hasVec == nil || hasVec[i] }
-	cand := func(i int) bool { return bm25[i] > 0 || vec(i) }
-
-	bLo, bHi, _ := bounds(bm25, cand)
-	cLo, cHi, _ := bounds(cos, vec) // every entry with a vector is a candidate
+	// Bounds in one pass, without per-element closures: this loop runs
+	// over every entry of the store on each fused retrieve.
+	var (
+		bLo, bHi, cLo, cHi float64
+		bOK, cOK           bool
+	)
+	for i, b := range bm25 {
+		v := hasVec == nil || hasVec[i]
+		if v {
+			c := cos[i]
+			if !cOK {
+				cLo, cHi, cOK = c, c, true
+			} else {
+				cLo, cHi = min(cLo, c), max(cHi, c)
+			}
+		}
+		if b > 0 || v {
+			if !bOK {
+				bLo, bHi, bOK = b, b, true
+			} else {
+				bLo, bHi = min(bLo, b), max(bHi, b)
+			}
+		}
+	}
 	out := make([]float64, len(bm25))
-	for i := range bm25 {
-		if !cand(i) {
+	for i, b := range bm25 {
+		v := hasVec == nil || hasVec[i]
+		if !(b > 0 || v) {
 			continue
 		}
-		f := alpha * scale(bm25[i], bLo, bHi)
-		if vec(i) {
+		f := alpha * scale(b, bLo, bHi)
+		if v {
 			f += (1 - alpha) * scale(cos[i], cLo, cHi)
 		}
 		// Both terms are in [0, 1] and their weights add up to 1, but

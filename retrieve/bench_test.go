@@ -6,8 +6,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/internal/synth"
@@ -99,16 +101,31 @@ func BenchmarkRetrieve(b *testing.B) {
 				if _, err := eng.Retrieve(ctx, retrieve.Request{Query: "warm"}); err != nil {
 					b.Fatal(err)
 				}
-				i := 0
-				for b.Loop() {
+				timed(b, func(i int) {
 					if _, err := eng.Retrieve(ctx, retrieve.Request{Query: qs[i%len(qs)]}); err != nil {
 						b.Fatal(err)
 					}
-					i++
-				}
+				})
 			})
 		}
 	}
+}
+
+// timed runs op b.N times and reports, besides the mean, the median
+// latency (p50-ns) and the 99th percentile (p99-ns).
+func timed(b *testing.B, op func(i int)) {
+	b.Helper()
+	var ds []time.Duration
+	i := 0
+	for b.Loop() {
+		t0 := time.Now()
+		op(i)
+		ds = append(ds, time.Since(t0))
+		i++
+	}
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Nanoseconds()), "p50-ns")
+	b.ReportMetric(float64(ds[len(ds)*99/100].Nanoseconds()), "p99-ns")
 }
 
 // randomEmbedder gives each text a deterministic pseudo-random unit vector:
@@ -179,13 +196,11 @@ func BenchmarkFusedRetrieve(b *testing.B) {
 					b.Fatal("fusion did not run")
 				}
 				b.SetBytes(int64(n * dim * 4))
-				i := 0
-				for b.Loop() {
+				timed(b, func(i int) {
 					if _, err := eng.Retrieve(ctx, retrieve.Request{Query: qs[i%len(qs)]}); err != nil {
 						b.Fatal(err)
 					}
-					i++
-				}
+				})
 			})
 		}
 	}

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"sync"
 
 	"github.com/recallhq/recall/fusion"
 
@@ -129,9 +130,9 @@ func (e *Engine) fusedHits(ctx context.Context, snap *index.Snapshot, query stri
 		return nil, false
 	}
 	n := snap.Len()
-	bm := make([]float64, n)
-	cos := make([]float64, n)
-	has := make([]bool, n)
+	buf := fusionBufs.Get().(*fusionBuf)
+	defer fusionBufs.Put(buf)
+	bm, cos, has := buf.get(n)
 	if e.cosines(snap, t, q, cos, has) == 0 {
 		return nil, false
 	}
@@ -183,4 +184,26 @@ func applyBudget(res *Result, seq []Item, budget int, explain bool) {
 	if explain {
 		res.Dropped = append([]Item{}, seq[cut:]...)
 	}
+}
+
+// fusionBuf holds the per-query score arrays of the fused path, which are
+// as long as the store is large: reusing them spares an allocation and a
+// clear of a few hundred kilobytes per retrieve.
+type fusionBuf struct {
+	bm, cos []float64
+	has     []bool
+}
+
+var fusionBufs = sync.Pool{New: func() any { return new(fusionBuf) }}
+
+// get returns zeroed slices of length n.
+func (b *fusionBuf) get(n int) (bm, cos []float64, has []bool) {
+	if cap(b.bm) < n {
+		b.bm, b.cos, b.has = make([]float64, n), make([]float64, n), make([]bool, n)
+	}
+	bm, cos, has = b.bm[:n], b.cos[:n], b.has[:n]
+	clear(bm)
+	clear(cos)
+	clear(has)
+	return bm, cos, has
 }
