@@ -6,12 +6,35 @@ import (
 )
 
 // compactAt is the overlay size (written plus deleted documents) past which
-// a write rebuilds the whole snapshot. The overlay is scanned per query
-// term, so it must stay small; a rebuild is pure CPU over the documents the
-// snapshot already holds (no store reads) and happens on the writer's
-// goroutine, never a reader's.
+// a snapshot asks to be compacted (WantsCompaction): folded into a new base
+// by Compact, which callers run in the background. The overlay is scanned
+// per query term, so it must stay small.
 func compactAt(n int) int {
 	return min(max(n/16, 32), 256)
+}
+
+// forceCompactAt is the overlay size past which With and Without compact on
+// the spot, on the writer's goroutine: the backstop for writes that come
+// faster than a background compaction finishes.
+func forceCompactAt(n int) int { return 4 * compactAt(n) }
+
+// WantsCompaction reports whether the overlay has grown enough that the
+// snapshot should be compacted.
+func (s *Snapshot) WantsCompaction() bool {
+	return len(s.overlay)+s.nDead > compactAt(s.n)
+}
+
+// Compact returns a snapshot with the same documents and revision whose
+// base holds them all and whose overlay is empty. It is pure CPU over the
+// documents s already holds (no store reads), and s is unchanged, so it
+// can run on any goroutine while readers keep using s.
+func (s *Snapshot) Compact() *Snapshot {
+	in := make([]Input, 0, s.n)
+	s.Docs(func(d *Doc) bool {
+		in = append(in, Input{Category: d.Category, Name: d.Name, Content: d.Content})
+		return true
+	})
+	return Build(s.rev, s.tok, in)
 }
 
 // With returns a snapshot tagged rev in which (in.Category, in.Name) holds
@@ -87,13 +110,8 @@ func (ns *Snapshot) remove(category, name string) {
 }
 
 func (ns *Snapshot) maybeCompact() *Snapshot {
-	if len(ns.overlay)+ns.nDead <= compactAt(ns.n) {
+	if len(ns.overlay)+ns.nDead <= forceCompactAt(ns.n) {
 		return ns
 	}
-	in := make([]Input, 0, ns.n)
-	ns.Docs(func(d *Doc) bool {
-		in = append(in, Input{Category: d.Category, Name: d.Name, Content: d.Content})
-		return true
-	})
-	return Build(ns.rev, ns.tok, in)
+	return ns.Compact()
 }

@@ -76,6 +76,14 @@ type Engine struct {
 	// wmu serialises writes through the engine, so that the revision before
 	// and after a write identify that write alone.
 	wmu sync.Mutex
+	// While a background compaction runs (compacting), the writes made
+	// meanwhile are logged so they can be replayed on its result. Both are
+	// guarded by wmu.
+	compacting bool
+	compactLog []change
+	// tip is the last snapshot the write path published; a compaction
+	// result replaces the current snapshot only while that is still it.
+	tip *index.Snapshot
 }
 
 // New returns an Engine over st. It does not read the store until the
@@ -234,23 +242,56 @@ func (e *Engine) publish(s *index.Snapshot) {
 // Put writes an entry to the store (an upsert) and makes it visible to the
 // next retrieve without a rebuild.
 func (e *Engine) Put(ctx context.Context, ent store.Entry) error {
-	return e.write(ctx, func() error { return e.st.Put(ctx, ent) }, func(s *index.Snapshot, rev uint64) *index.Snapshot {
-		return s.With(rev, index.Input{Category: ent.Category, Name: ent.Name, Content: ent.Content})
-	})
+	return e.write(ctx, func() error { return e.st.Put(ctx, ent) },
+		change{put: true, in: index.Input{Category: ent.Category, Name: ent.Name, Content: ent.Content}})
 }
 
 // Delete removes an entry from the store and from the next retrieve.
 func (e *Engine) Delete(ctx context.Context, category, name string) error {
-	return e.write(ctx, func() error { return e.st.Delete(ctx, category, name) }, func(s *index.Snapshot, rev uint64) *index.Snapshot {
-		return s.Without(rev, category, name)
-	})
+	return e.write(ctx, func() error { return e.st.Delete(ctx, category, name) },
+		change{in: index.Input{Category: category, Name: name}})
+}
+
+// change is one write through the engine, as the index sees it.
+type change struct {
+	rev uint64
+	put bool // else a delete
+	in  index.Input
+}
+
+func (c change) apply(s *index.Snapshot) *index.Snapshot {
+	if c.put {
+		return s.With(c.rev, c.in)
+	}
+	return s.Without(c.rev, c.in.Category, c.in.Name)
+}
+
+// compact folds the overlay of snap into a new base on its own goroutine,
+// then, under the write lock, replays the writes made meanwhile and swaps
+// the result in. If the snapshot's lineage changed in between (a full
+// rebuild from the store), the work is dropped: the current snapshot is
+// newer and complete.
+func (e *Engine) compact(snap *index.Snapshot) {
+	c := snap.Compact()
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	log := e.compactLog
+	e.compacting, e.compactLog = false, nil
+	for _, ch := range log {
+		c = ch.apply(c)
+	}
+	if e.snap.Load() != e.tip || e.tip.Revision() != c.Revision() {
+		return
+	}
+	e.snap.Store(c)
+	e.tip = c
 }
 
 // write runs a store write and brings the snapshot up to date before it
 // returns, so the next retrieve sees it: by patching the snapshot when this
 // write alone moved the revision, by a rebuild otherwise. The writer pays
 // for any staleness it meets; readers never wait for it.
-func (e *Engine) write(ctx context.Context, do func() error, apply func(*index.Snapshot, uint64) *index.Snapshot) error {
+func (e *Engine) write(ctx context.Context, do func() error, ch change) error {
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
 	if e.snap.Load() == nil {
@@ -271,7 +312,19 @@ func (e *Engine) write(ctx context.Context, do func() error, apply func(*index.S
 		return nil
 	}
 	if after == cur.Revision()+1 {
-		e.publish(apply(cur, after))
+		ch.rev = after
+		next := ch.apply(cur)
+		e.publish(next)
+		e.tip = next
+		switch {
+		case e.compacting:
+			e.compactLog = append(e.compactLog, ch)
+		case next.WantsCompaction():
+			// Fold the overlay into a new base off the write path: at 100k
+			// entries that is seconds of CPU no writer should wait for.
+			e.compacting = true
+			go e.compact(next)
+		}
 		return nil
 	}
 	// Someone else wrote in between: rebuild from the store.

@@ -390,3 +390,77 @@ func TestConcurrentRetrieveAndWrite(t *testing.T) {
 		t.Fatalf("engine diverged from a fresh build:\n%v\n%v", keys(a.Items), keys(b.Items))
 	}
 }
+
+// Enough writes through the engine start a background compaction; writes
+// made while it runs are replayed on its result, and in the end the engine
+// answers exactly like one built from scratch.
+func TestBackgroundCompaction(t *testing.T) {
+	st := newMemStore()
+	for i := range 2000 {
+		_ = st.Put(ctx, ent("c", fmt.Sprintf("n%d", i), fmt.Sprintf("alpha beta %d", i%37)))
+	}
+	e := New(st, Options{})
+	first, err := e.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() { // readers all along
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := e.Retrieve(ctx, Request{Query: "alpha gamma"}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := range 900 {
+		var err error
+		if i%7 == 3 {
+			err = e.Delete(ctx, "c", fmt.Sprintf("n%d", i*3))
+		} else {
+			err = e.Put(ctx, ent("c", fmt.Sprintf("n%d", (i*11)%2500), fmt.Sprintf("alpha gamma %d", i)))
+		}
+		if err != nil && !strings.Contains(err.Error(), "not found") {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	// Wait for the last compaction to land.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		e.wmu.Lock()
+		busy := e.compacting
+		e.wmu.Unlock()
+		if !busy {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("compaction never finished")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cur, _ := e.Snapshot(ctx)
+	if cur.SameBase(first) {
+		t.Fatal("900 writes never compacted the overlay into a new base")
+	}
+	rev, _ := st.Revision(ctx)
+	if cur.Revision() != rev {
+		t.Fatalf("snapshot at revision %d, store at %d", cur.Revision(), rev)
+	}
+	for _, q := range []string{"alpha gamma", "beta 5", "gamma 899"} {
+		a, _ := e.Retrieve(ctx, Request{Query: q, Limit: 50, Budget: Unlimited})
+		b, _ := New(st, Options{}).Retrieve(ctx, Request{Query: q, Limit: 50, Budget: Unlimited})
+		if asJSON(t, a) != asJSON(t, b) {
+			t.Fatalf("%q: compacted engine differs from a fresh build", q)
+		}
+	}
+}
