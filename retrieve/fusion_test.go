@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -321,3 +322,52 @@ func (c *countingQueryEmbedder) Embed(ctx context.Context, texts []string) ([][]
 }
 
 func (brokenVectors) Generation() uint64 { return 0 }
+
+// Vectors cached after the table was built fill the missing rows of the
+// same table (refresh), and an entry that had none gains a cos_score.
+func TestFusionRefreshesPartialTable(t *testing.T) {
+	st := fusionStore()
+	h, _ := hash.New(hash.Config{})
+	c := cache.New(h, nil, cache.Options{})
+	var texts []string
+	for e := range st.All(ctx) {
+		texts = append(texts, e.Name+" "+e.Content)
+	}
+	// Everything but the coffee entry first.
+	var some []string
+	for _, tx := range texts {
+		if !strings.HasPrefix(tx, "coffee ") {
+			some = append(some, tx)
+		}
+	}
+	if _, err := c.Embed(ctx, some); err != nil {
+		t.Fatal(err)
+	}
+	e := New(st, Options{Embedder: h, Vectors: c})
+	cosOf := func() *float64 {
+		res, err := e.Retrieve(ctx, Request{Query: "flat white coffee", Budget: Unlimited})
+		if err != nil || !res.EmbeddingUsed {
+			t.Fatalf("fusion did not run: %v", err)
+		}
+		for _, it := range res.Items {
+			if it.Name == "coffee" {
+				return it.CosScore
+			}
+		}
+		t.Fatal("coffee not retrieved")
+		return nil
+	}
+	if cosOf() != nil {
+		t.Fatal("coffee has a cos_score before its vector exists")
+	}
+	before := e.vt.Load()
+	if _, err := c.Embed(ctx, texts); err != nil {
+		t.Fatal(err)
+	}
+	if cosOf() == nil {
+		t.Fatal("coffee's vector, cached later, was not used")
+	}
+	if after := e.vt.Load(); after == before || &after.mat[0] != &before.mat[0] {
+		t.Fatal("expected a refreshed table sharing the matrix")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,6 +44,7 @@ type vecTable struct {
 	dim     int             // of the first vector found; others are ignored
 	mat     []float32       // base Ord × dim
 	has     []bool          // by base Ord
+	keys    []string        // cache keys by base Ord ("" for dead docs)
 	overlay sync.Map        // *index.Doc → []float32 (nil: none cached)
 }
 
@@ -63,18 +65,25 @@ func (e *Engine) table(ctx context.Context, snap *index.Snapshot) *vecTable {
 	}
 	e.vtMu.Lock()
 	defer e.vtMu.Unlock()
-	if t := e.vt.Load(); t != nil && t.base.SameBase(snap) && t.gen == gen {
+	old := e.vt.Load()
+	if old != nil && old.base.SameBase(snap) && old.gen == gen {
+		return old
+	}
+	if old != nil && old.base.SameBase(snap) && old.dim > 0 {
+		t := old.refresh(e, gen)
+		e.vt.Store(t)
 		return t
 	}
 	n := snap.BaseLen()
-	t := &vecTable{base: snap, gen: gen, has: make([]bool, n)}
+	t := &vecTable{base: snap, gen: gen, has: make([]bool, n), keys: make([]string, n)}
 	vecs := make([][]float32, n)
 	for ord := range n {
 		d := snap.Doc(ord)
 		if d == nil {
 			continue // dead in this snapshot; dead in every later one too
 		}
-		if v, ok := e.vectors.Get(docKey(d)); ok && len(v) > 0 {
+		t.keys[ord] = docKey(d)
+		if v, ok := e.vectors.Get(t.keys[ord]); ok && len(v) > 0 {
 			if t.dim == 0 {
 				t.dim = len(v)
 			}
@@ -94,6 +103,25 @@ func (e *Engine) table(ctx context.Context, snap *index.Snapshot) *vecTable {
 	}
 	e.vt.Store(t)
 	return t
+}
+
+// refresh returns a table for the same base that also holds the vectors
+// cached since t was built (a background fill, a sync), without hashing
+// every document again or copying the matrix: a cached vector never
+// changes for its key, so only rows t lacks are filled. Readers of t never
+// read those rows (their has is false), so sharing the matrix is safe.
+func (t *vecTable) refresh(e *Engine, gen uint64) *vecTable {
+	nt := &vecTable{base: t.base, gen: gen, dim: t.dim, mat: t.mat, keys: t.keys, has: slices.Clone(t.has)}
+	for ord, k := range t.keys {
+		if k == "" || nt.has[ord] {
+			continue
+		}
+		if v, ok := e.vectors.Get(k); ok && len(v) == nt.dim {
+			copy(nt.mat[ord*nt.dim:], v)
+			nt.has[ord] = true
+		}
+	}
+	return nt
 }
 
 func (t *vecTable) vector(e *Engine, snap *index.Snapshot, ord int) []float32 {

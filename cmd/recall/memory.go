@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
@@ -64,6 +65,13 @@ type memory struct {
 	eng  *retrieve.Engine
 	desc string      // "/path/to/memory (fs)", for log lines
 	log  *log.Logger // diagnostics, to stderr
+
+	// vectors, with an embedder, is the engine's vector cache, which the
+	// server fills in the background (bg: the server's lifetime): a bolt
+	// file it holds cannot be reached by `recall embed` meanwhile, and
+	// entries added through the server need vectors too.
+	vectors *cache.Cache
+	bg      context.Context
 }
 
 // openMemory opens the store the command line names (creating it: a
@@ -107,7 +115,8 @@ func (a *app) newMemory(ctx context.Context, st store.Store, f *engineFlags, log
 	if logger == nil {
 		logger = log.New(io.Discard, "", 0)
 	}
-	m := &memory{st: st, eng: retrieve.New(st, opts), log: logger, desc: "store"}
+	m := &memory{st: st, eng: retrieve.New(st, opts), log: logger, desc: "store", bg: ctx}
+	m.vectors, _ = opts.Vectors.(*cache.Cache)
 	if w, ok := st.(watcher); ok {
 		if err := w.Watch(ctx, func() { m.changed(ctx) }); err != nil {
 			return nil, fmt.Errorf("watch the store: %w", err)
@@ -127,16 +136,52 @@ func (m *memory) changed(ctx context.Context) {
 	go m.warm(ctx)
 }
 
-// warm builds the index ahead of the first retrieve.
+// warm builds the index ahead of the first retrieve, then, with an
+// embedder, embeds the entries that have no vector yet.
 func (m *memory) warm(ctx context.Context) {
 	start := time.Now()
-	snap, err := m.eng.Snapshot(ctx)
+	snap, err := m.eng.Fresh(ctx)
 	switch {
 	case err != nil && ctx.Err() == nil && !errors.Is(err, store.ErrClosed):
 		m.logf("index: %v", err)
-	case err == nil:
-		m.logf("indexed %s in %v", plural(snap.Count(), "entry", "entries"), time.Since(start).Round(10*time.Microsecond))
+		return
+	case err != nil:
+		return
 	}
+	m.logf("indexed %s in %v", plural(snap.Count(), "entry", "entries"), time.Since(start).Round(10*time.Microsecond))
+	if m.vectors == nil {
+		return
+	}
+	var texts []string
+	snap.Docs(func(d *index.Doc) bool {
+		texts = append(texts, d.Name+" "+d.Content)
+		return true
+	})
+	start = time.Now()
+	st, err := m.vectors.Sync(ctx, texts, nil)
+	if err != nil {
+		if ctx.Err() == nil {
+			m.logf("embed (%s): %v; retrieve answers with BM25 for entries without a vector", m.vectors.Model(), err)
+		}
+		return
+	}
+	if st.Embedded > 0 || st.Pruned > 0 {
+		m.logf("embedded %s with %s in %v (%d already cached, %d stale dropped)",
+			plural(st.Embedded, "entry", "entries"), m.vectors.Model(), time.Since(start).Round(time.Millisecond), st.Cached, st.Pruned)
+	}
+}
+
+// fill embeds one written entry in the background, so that it takes part
+// in fused retrieves without waiting for the next sync.
+func (m *memory) fill(name, content string) {
+	if m.vectors == nil {
+		return
+	}
+	go func() {
+		if _, err := m.vectors.Embed(m.bg, []string{name + " " + content}); err != nil && m.bg.Err() == nil {
+			m.logf("embed %s: %v", name, err)
+		}
+	}()
 }
 
 // paramError is a request parameter out of range. Both servers report it
@@ -229,7 +274,11 @@ func (m *memory) add(ctx context.Context, category, name, content string, tags [
 	if tags != nil {
 		e.Meta.Tags = tags
 	}
-	return added, m.eng.Put(ctx, e)
+	if err := m.eng.Put(ctx, e); err != nil {
+		return false, err
+	}
+	m.fill(name, content)
+	return added, nil
 }
 
 // cleanTagList rejects empty tags and drops repeats, keeping the first

@@ -702,3 +702,47 @@ func waitServe(t *testing.T, srv *testServer, query string, done func(*retrieve.
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// With an embedder, the server embeds what has no vector in the background
+// (a bolt file it holds is out of reach of `recall embed`), and entries
+// added through it too: fused retrieves soon cover them.
+func TestServeFillsVectorsInBackground(t *testing.T) {
+	st := openBolt(t, filepath.Join(t.TempDir(), "m.db"))
+	if err := st.Put(context.Background(), store.Entry{Category: "prefs", Name: "coffee", Content: "Flat white, no sugar."}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a := &app{getenv: func(string) string { return "" }, stderr: io.Discard}
+	f := &engineFlags{segmenter: "off"}
+	f.embedder.kind = "hash"
+	m, err := a.newMemory(ctx, st, f, log.New(io.Discard, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.close()
+	m.warm(ctx) // what serve runs at start
+	if _, err := m.add(ctx, "trips", "kayak", "Kayaking in Halong Bay", nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, _, err := m.retrieve(ctx, retrieveParams{Query: "kayaking coffee"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		withCos := 0
+		for _, it := range res.Items {
+			if it.CosScore != nil {
+				withCos++
+			}
+		}
+		if res.EmbeddingUsed && withCos == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("vectors never filled: embedding_used %v, %d items with cos_score", res.EmbeddingUsed, withCos)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
