@@ -1,33 +1,48 @@
 package bolt
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
-	"strings"
-	"sync"
 	"testing"
 
 	bbolt "go.etcd.io/bbolt"
 
-	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/store/storetest"
 )
 
-// vectorBackend mirrors the interface package embed/cache declares and
-// finds by type assertion.
-type vectorBackend interface {
-	LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error
-	PutVectors(ctx context.Context, model string, keys []string, vecs [][]float32) error
-	DeleteVectors(ctx context.Context, model string, keys []string) error
-}
+var _ storetest.VectorBackend = (*Store)(nil)
 
-var _ vectorBackend = (*Store)(nil)
+func TestVectorsConformance(t *testing.T) {
+	storetest.RunVectors(t,
+		func(t *testing.T) storetest.VectorBackend {
+			s, err := Open(tempPath(t), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		},
+		func(t *testing.T, s storetest.VectorBackend) storetest.VectorBackend {
+			t.Helper()
+			// The revision lives in the file: a reopen must not lose it.
+			rev := revision(t, s)
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			s2, err := Open(s.(*Store).path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := revision(t, s2); r != rev {
+				t.Fatalf("revision %d after reopen, want %d", r, rev)
+			}
+			return s2
+		})
+}
 
 func vkey(i int) string {
 	sum := sha256.Sum256([]byte(fmt.Sprint("text ", i)))
@@ -95,151 +110,6 @@ func mustPutVectors(t *testing.T, s *Store, model string, keys []string, vecs []
 	t.Helper()
 	if err := s.PutVectors(ctx, model, keys, vecs); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// Three models share keys but not vectors; each gets back exactly its own,
-// across a reopen, and no vector operation moves the revision.
-func TestVectorsRoundTripAndReopen(t *testing.T) {
-	path := tempPath(t)
-	s, err := Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustPut(t, s, "a", "b", "c")
-	rev := revision(t, s)
-
-	r := rand.New(rand.NewPCG(1, 2))
-	models := []struct {
-		name string
-		dim  int
-	}{{"hash:v1:256", 256}, {"openai:text-embedding-3-small:1536", 1536}, {"ollama:nomic-embed-text", 7}}
-	type set struct {
-		keys []string
-		vecs [][]float32
-	}
-	want := map[string]set{}
-	for _, m := range models {
-		keys, vecs := randVectors(r, 0, 300, m.dim)
-		// Two calls, so a model's bucket is reused rather than created.
-		mustPutVectors(t, s, m.name, keys[:100], vecs[:100])
-		mustPutVectors(t, s, m.name, keys[100:], vecs[100:])
-		want[m.name] = set{keys, vecs}
-	}
-	special := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(1)), math.MaxFloat32, math.SmallestNonzeroFloat32}
-	mustPutVectors(t, s, "special", []string{vkey(0)}, [][]float32{special})
-	want["special"] = set{[]string{vkey(0)}, [][]float32{special}}
-
-	check := func() {
-		t.Helper()
-		for m, w := range want {
-			checkVectorsEqual(t, loadAll(t, s, m), w.keys, w.vecs)
-		}
-		if got := loadAll(t, s, "never-stored"); len(got) != 0 {
-			t.Fatalf("unknown model yielded %d vectors", len(got))
-		}
-		if r := revision(t, s); r != rev {
-			t.Fatalf("revision %d after vector operations, want %d", r, rev)
-		}
-	}
-	check()
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if s, err = Open(path, nil); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	check()
-}
-
-func TestVectorsReplaceAndDelete(t *testing.T) {
-	s := openTemp(t)
-	rev := revision(t, s)
-	const model = "hash:v1:4"
-	r := rand.New(rand.NewPCG(3, 4))
-	keys, vecs := randVectors(r, 0, 10, 4)
-	mustPutVectors(t, s, model, keys, vecs)
-
-	// Replace two, one of them given twice in the same call: the later wins.
-	_, fresh := randVectors(r, 0, 3, 4)
-	mustPutVectors(t, s, model, []string{keys[1], keys[2], keys[2]}, fresh)
-	vecs[1], vecs[2] = fresh[0], fresh[2]
-	checkVectorsEqual(t, loadAll(t, s, model), keys, vecs)
-
-	// Delete two and a key that was never stored.
-	if err := s.DeleteVectors(ctx, model, []string{keys[0], keys[5], vkey(999)}); err != nil {
-		t.Fatal(err)
-	}
-	keys = append([]string{}, keys[1:5]...)
-	keys = append(keys, vkey(6), vkey(7), vkey(8), vkey(9))
-	vecs = append(append([][]float32{}, vecs[1:5]...), vecs[6:]...)
-	checkVectorsEqual(t, loadAll(t, s, model), keys, vecs)
-
-	// Deleting from a model that has nothing is fine.
-	if err := s.DeleteVectors(ctx, "other", keys); err != nil {
-		t.Fatal(err)
-	}
-	// Deleting the rest removes the model's bucket.
-	if err := s.DeleteVectors(ctx, model, keys); err != nil {
-		t.Fatal(err)
-	}
-	if got := loadAll(t, s, model); len(got) != 0 {
-		t.Fatalf("%d vectors left after deleting all", len(got))
-	}
-	_ = s.db.View(func(tx *bbolt.Tx) error {
-		if tx.Bucket(bucketVectors).Bucket([]byte(model)) != nil {
-			t.Error("empty model bucket was kept")
-		}
-		return nil
-	})
-	if r := revision(t, s); r != rev {
-		t.Fatalf("revision %d after vector writes, want %d", r, rev)
-	}
-}
-
-// Bad input is refused whole: nothing of the call is written.
-func TestVectorsInvalid(t *testing.T) {
-	s := openTemp(t)
-	good := []float32{1, 2}
-	tests := []struct {
-		name  string
-		model string
-		keys  []string
-		vecs  [][]float32
-		field string // the FieldError's field, "" when it is not one
-	}{
-		{"empty model", "", []string{vkey(1)}, [][]float32{good}, "model"},
-		{"long model", strings.Repeat("m", store.MaxModelBytes+1), []string{vkey(1)}, [][]float32{good}, "model"},
-		{"count mismatch", "m", []string{vkey(1), vkey(2)}, [][]float32{good}, ""},
-		{"short key", "m", []string{vkey(1), "abc"}, [][]float32{good, good}, "vector key"},
-		{"upper-case key", "m", []string{strings.ToUpper(vkey(1))}, [][]float32{good}, "vector key"},
-		{"non-hex key", "m", []string{strings.Repeat("g", 64)}, [][]float32{good}, "vector key"},
-		{"empty vector", "m", []string{vkey(1), vkey(2)}, [][]float32{good, {}}, "vector"},
-		{"too long vector", "m", []string{vkey(1)}, [][]float32{make([]float32, store.MaxVectorDim+1)}, "vector"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := s.PutVectors(ctx, tt.model, tt.keys, tt.vecs)
-			if !errors.Is(err, store.ErrInvalid) {
-				t.Fatalf("PutVectors = %v, want ErrInvalid", err)
-			}
-			var fe *store.FieldError
-			if tt.field != "" && (!errors.As(err, &fe) || fe.Field != tt.field) {
-				t.Fatalf("PutVectors = %v, want a FieldError for %q", err, tt.field)
-			}
-			if tt.model != "" && len(tt.model) <= store.MaxModelBytes {
-				if got := loadAll(t, s, tt.model); len(got) != 0 {
-					t.Fatalf("a refused call stored %d vectors", len(got))
-				}
-			}
-		})
-	}
-	if err := s.DeleteVectors(ctx, "m", []string{"nope"}); !errors.Is(err, store.ErrInvalid) {
-		t.Fatalf("DeleteVectors with a bad key = %v, want ErrInvalid", err)
-	}
-	if err := s.LoadVectors(ctx, "", func(string, []float32) error { return nil }); !errors.Is(err, store.ErrInvalid) {
-		t.Fatalf("LoadVectors of an empty model = %v, want ErrInvalid", err)
 	}
 }
 
@@ -357,104 +227,26 @@ func TestDropCorruptKeepsRepaired(t *testing.T) {
 	checkVectorsEqual(t, loadAll(t, s, "m"), keys, vecs)
 }
 
-func TestLoadVectorsCallback(t *testing.T) {
+// Deleting a model's last vector removes its bucket; deleting from a model
+// that has none creates none.
+func TestDeleteVectorsDropsEmptyBucket(t *testing.T) {
 	s := openTemp(t)
-	keys, vecs := randVectors(rand.New(rand.NewPCG(9, 10)), 0, 5, 3)
-	mustPutVectors(t, s, "m", keys, vecs)
-
-	// fn's error stops the load and comes back unchanged.
-	stop := errors.New("stop")
-	calls := 0
-	err := s.LoadVectors(ctx, "m", func(string, []float32) error { calls++; return stop })
-	if err != stop || calls != 1 {
-		t.Fatalf("LoadVectors = %v after %d calls, want the callback's error after 1", err, calls)
+	const model = "hash:v1:4"
+	keys, vecs := randVectors(rand.New(rand.NewPCG(3, 4)), 0, 3, 4)
+	mustPutVectors(t, s, model, keys, vecs)
+	for _, m := range []string{model, "other"} {
+		if err := s.DeleteVectors(ctx, m, keys); err != nil {
+			t.Fatal(err)
+		}
 	}
-
-	// fn may write to the store: no transaction is open while it runs.
-	err = s.LoadVectors(ctx, "m", func(k string, v []float32) error {
-		return s.PutVectors(ctx, "copy", []string{k}, [][]float32{v})
+	_ = s.db.View(func(tx *bbolt.Tx) error {
+		for _, m := range []string{model, "other"} {
+			if tx.Bucket(bucketVectors).Bucket([]byte(m)) != nil {
+				t.Errorf("model %q has a bucket after deleting everything", m)
+			}
+		}
+		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkVectorsEqual(t, loadAll(t, s, "copy"), keys, vecs)
-
-	// Vectors handed to fn are its own: changing one changes nothing stored.
-	got := loadAll(t, s, "m")
-	for _, v := range got {
-		v[0] = 42
-	}
-	checkVectorsEqual(t, loadAll(t, s, "m"), keys, vecs)
-}
-
-func TestVectorsClosedAndCancelled(t *testing.T) {
-	s := openTemp(t)
-	keys, vecs := randVectors(rand.New(rand.NewPCG(11, 12)), 0, 1, 3)
-	cctx, cancel := context.WithCancel(ctx)
-	cancel()
-	noop := func(string, []float32) error { return nil }
-	if err := s.PutVectors(cctx, "m", keys, vecs); !errors.Is(err, context.Canceled) {
-		t.Fatalf("PutVectors with a cancelled context = %v", err)
-	}
-	if err := s.LoadVectors(cctx, "m", noop); !errors.Is(err, context.Canceled) {
-		t.Fatalf("LoadVectors with a cancelled context = %v", err)
-	}
-	_ = s.Close()
-	for name, err := range map[string]error{
-		"put":    s.PutVectors(ctx, "m", keys, vecs),
-		"load":   s.LoadVectors(ctx, "m", noop),
-		"delete": s.DeleteVectors(ctx, "m", keys),
-	} {
-		if !errors.Is(err, store.ErrClosed) {
-			t.Errorf("%s after Close = %v, want ErrClosed", name, err)
-		}
-	}
-}
-
-// Writers of two models and readers run at once; every load sees whole
-// vectors only, and in the end everything written is there.
-func TestVectorsConcurrent(t *testing.T) {
-	s := openTemp(t)
-	const writers, batches, per, dim = 4, 5, 20, 16
-	var wg sync.WaitGroup
-	errs := make(chan error, 64)
-	for w := range writers {
-		wg.Go(func() {
-			model := fmt.Sprint("m", w%2)
-			r := rand.New(rand.NewPCG(uint64(w), 0))
-			for b := range batches {
-				keys, vecs := randVectors(r, (w*batches+b)*per, per, dim)
-				if err := s.PutVectors(ctx, model, keys, vecs); err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-		wg.Go(func() {
-			for range batches {
-				err := s.LoadVectors(ctx, fmt.Sprint("m", w%2), func(k string, v []float32) error {
-					if len(v) != dim {
-						return fmt.Errorf("vector %s has %d dims", k, len(v))
-					}
-					return nil
-				})
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	for m := range 2 {
-		if got := loadAll(t, s, fmt.Sprint("m", m)); len(got) != writers/2*batches*per {
-			t.Fatalf("model m%d: %d vectors, want %d", m, len(got), writers/2*batches*per)
-		}
-	}
 }
 
 func BenchmarkLoadVectors(b *testing.B) {

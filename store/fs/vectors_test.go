@@ -19,17 +19,22 @@ import (
 	"time"
 
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/store/storetest"
 )
 
-// vectorBackend mirrors the interface package embed/cache declares and
-// finds by type assertion.
-type vectorBackend interface {
-	LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error
-	PutVectors(ctx context.Context, model string, keys []string, vecs [][]float32) error
-	DeleteVectors(ctx context.Context, model string, keys []string) error
-}
+var _ storetest.VectorBackend = (*Store)(nil)
 
-var _ vectorBackend = (*Store)(nil)
+func TestVectorsConformance(t *testing.T) {
+	storetest.RunVectors(t,
+		func(t *testing.T) storetest.VectorBackend { return openTemp(t) },
+		func(t *testing.T, s storetest.VectorBackend) storetest.VectorBackend {
+			t.Helper()
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return mustOpen(t, s.(*Store).root)
+		})
+}
 
 func vkey(i int) string {
 	sum := sha256.Sum256([]byte(fmt.Sprint("text ", i)))
@@ -125,65 +130,21 @@ func headerLen(model string) int { return headerFixed + len(model) + 4 }
 
 func recordLen(dim int) int { return recordOverhead + 4*dim }
 
-// Three models share keys but not vectors; each gets back exactly its own,
-// across a reopen. No vector operation moves the revision, and All does not
-// see the vector files.
-func TestVectorsRoundTripAndReopen(t *testing.T) {
+// Loading a model that was never stored leaves the disk alone.
+func TestLoadUnknownModelCreatesNothing(t *testing.T) {
 	root := t.TempDir()
 	s := mustOpen(t, root)
-	if err := s.Put(ctx, store.Entry{Category: "a", Name: "b", Content: "c"}); err != nil {
-		t.Fatal(err)
-	}
-	rev := s.rev.Load()
-
-	r := rand.New(rand.NewPCG(1, 2))
-	models := []struct {
-		name string
-		dim  int
-	}{{"hash:v1:256", 256}, {"openai:text-embedding-3-small:1536", 1536}, {"ollama:nomic-embed-text", 7}}
-	type set struct {
-		keys []string
-		vecs [][]float32
-	}
-	want := map[string]set{}
-	for _, m := range models {
-		keys, vecs := randVectors(r, 0, 200, m.dim)
-		// Two calls: the first creates the file, the second appends.
-		mustPutVectors(t, s, m.name, keys[:50], vecs[:50])
-		mustPutVectors(t, s, m.name, keys[50:], vecs[50:])
-		want[m.name] = set{keys, vecs}
-	}
-	special := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(1)), math.MaxFloat32, math.SmallestNonzeroFloat32}
-	mustPutVectors(t, s, "special", []string{vkey(0)}, [][]float32{special})
-	want["special"] = set{[]string{vkey(0)}, [][]float32{special}}
-
-	check := func(s *Store) {
-		t.Helper()
-		for m, w := range want {
-			checkVectorsEqual(t, loadAll(t, s, m), w.keys, w.vecs)
-		}
-		if got := loadAll(t, s, "never-stored"); len(got) != 0 {
-			t.Fatalf("unknown model yielded %d vectors", len(got))
-		}
-		got, errs := collect(t, s)
-		if len(got) != 1 || len(errs) != 0 {
-			t.Fatalf("All saw %d entries and errors %v; the vector files must be invisible", len(got), errs)
-		}
-	}
-	check(s)
-	if r := s.rev.Load(); r != rev {
-		t.Fatalf("revision %d after vector operations, want %d", r, rev)
+	mustPutVectors(t, s, "m", []string{vkey(0)}, [][]float32{{1}})
+	if got := loadAll(t, s, "never-stored"); len(got) != 0 {
+		t.Fatalf("unknown model yielded %d vectors", len(got))
 	}
 	if _, err := os.Stat(filepath.Join(root, ".recall", "vectors", "never-stored.vec")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("loading an unknown model touched the disk: %v", err)
 	}
-	_ = s.Close()
-	check(mustOpen(t, root))
 }
 
-func TestVectorsReplaceDeleteCompact(t *testing.T) {
+func TestVectorsCompactAndRemove(t *testing.T) {
 	s := openTemp(t)
-	rev := s.rev.Load()
 	const model, dim = "hash:v1:4", 4
 	path := vectorPath(s, model)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -247,51 +208,33 @@ func TestVectorsReplaceDeleteCompact(t *testing.T) {
 	if got := loadAll(t, s, model); len(got) != 0 {
 		t.Fatalf("%d vectors left after deleting all", len(got))
 	}
-	if r := s.rev.Load(); r != rev {
-		t.Fatalf("revision %d after vector writes, want %d", r, rev)
-	}
 }
 
-// Bad input is refused whole: nothing of the call is written.
-func TestVectorsInvalid(t *testing.T) {
+// A refused call does not even create the vector folder.
+func TestVectorsInvalidTouchesNothing(t *testing.T) {
 	s := openTemp(t)
 	good := []float32{1, 2}
-	tests := []struct {
-		name  string
+	calls := map[string]struct {
 		model string
 		keys  []string
 		vecs  [][]float32
-		field string // the FieldError's field, "" when it is not one
 	}{
-		{"empty model", "", []string{vkey(1)}, [][]float32{good}, "model"},
-		{"long model", strings.Repeat("m", store.MaxModelBytes+1), []string{vkey(1)}, [][]float32{good}, "model"},
-		{"count mismatch", "m", []string{vkey(1), vkey(2)}, [][]float32{good}, ""},
-		{"short key", "m", []string{vkey(1), "abc"}, [][]float32{good, good}, "vector key"},
-		{"upper-case key", "m", []string{strings.ToUpper(vkey(1))}, [][]float32{good}, "vector key"},
-		{"non-hex key", "m", []string{strings.Repeat("g", 64)}, [][]float32{good}, "vector key"},
-		{"empty vector", "m", []string{vkey(1), vkey(2)}, [][]float32{good, {}}, "vector"},
-		{"too long vector", "m", []string{vkey(1)}, [][]float32{make([]float32, maxVectorDim+1)}, "vector"},
+		"empty model":     {"", []string{vkey(1)}, [][]float32{good}},
+		"long model":      {strings.Repeat("m", store.MaxModelBytes+1), []string{vkey(1)}, [][]float32{good}},
+		"count mismatch":  {"m", []string{vkey(1), vkey(2)}, [][]float32{good}},
+		"short key":       {"m", []string{vkey(1), "abc"}, [][]float32{good, good}},
+		"upper-case key":  {"m", []string{strings.ToUpper(vkey(1))}, [][]float32{good}},
+		"non-hex key":     {"m", []string{strings.Repeat("g", 64)}, [][]float32{good}},
+		"empty vector":    {"m", []string{vkey(1), vkey(2)}, [][]float32{good, {}}},
+		"too long vector": {"m", []string{vkey(1)}, [][]float32{make([]float32, maxVectorDim+1)}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := s.PutVectors(ctx, tt.model, tt.keys, tt.vecs)
-			if !errors.Is(err, store.ErrInvalid) {
-				t.Fatalf("PutVectors = %v, want ErrInvalid", err)
-			}
-			var fe *store.FieldError
-			if tt.field != "" && (!errors.As(err, &fe) || fe.Field != tt.field) {
-				t.Fatalf("PutVectors = %v, want a FieldError for %q", err, tt.field)
-			}
-			if _, err := os.Stat(s.vectorDir()); !errors.Is(err, os.ErrNotExist) {
-				t.Fatalf("a refused call touched the disk: %v", err)
-			}
-		})
-	}
-	if err := s.DeleteVectors(ctx, "m", []string{"nope"}); !errors.Is(err, store.ErrInvalid) {
-		t.Fatalf("DeleteVectors with a bad key = %v, want ErrInvalid", err)
-	}
-	if err := s.LoadVectors(ctx, "", func(string, []float32) error { return nil }); !errors.Is(err, store.ErrInvalid) {
-		t.Fatalf("LoadVectors of an empty model = %v, want ErrInvalid", err)
+	for name, c := range calls {
+		if err := s.PutVectors(ctx, c.model, c.keys, c.vecs); !errors.Is(err, store.ErrInvalid) {
+			t.Fatalf("%s: PutVectors = %v, want ErrInvalid", name, err)
+		}
+		if _, err := os.Stat(s.vectorDir()); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%s: a refused call touched the disk: %v", name, err)
+		}
 	}
 }
 
@@ -503,58 +446,6 @@ func TestLockFileWaits(t *testing.T) {
 	unlock2()
 }
 
-func TestLoadVectorsCallback(t *testing.T) {
-	s := openTemp(t)
-	keys, vecs := randVectors(rand.New(rand.NewPCG(12, 12)), 0, 5, 3)
-	mustPutVectors(t, s, "m", keys, vecs)
-
-	stop := errors.New("stop")
-	calls := 0
-	err := s.LoadVectors(ctx, "m", func(string, []float32) error { calls++; return stop })
-	if err != stop || calls != 1 {
-		t.Fatalf("LoadVectors = %v after %d calls, want the callback's error after 1", err, calls)
-	}
-	// fn may write to the same model: no lock is held while it runs.
-	err = s.LoadVectors(ctx, "m", func(k string, v []float32) error {
-		return s.PutVectors(ctx, "m", []string{k}, [][]float32{v})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Vectors handed to fn are its own.
-	for _, v := range loadAll(t, s, "m") {
-		v[0] = 42
-	}
-	checkVectorsEqual(t, loadAll(t, s, "m"), keys, vecs)
-}
-
-func TestVectorsClosedAndCancelled(t *testing.T) {
-	s := openTemp(t)
-	keys, vecs := randVectors(rand.New(rand.NewPCG(13, 13)), 0, 1, 3)
-	cctx, cancel := context.WithCancel(ctx)
-	cancel()
-	noop := func(string, []float32) error { return nil }
-	for name, err := range map[string]error{
-		"put":    s.PutVectors(cctx, "m", keys, vecs),
-		"load":   s.LoadVectors(cctx, "m", noop),
-		"delete": s.DeleteVectors(cctx, "m", keys),
-	} {
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("%s with a cancelled context = %v", name, err)
-		}
-	}
-	_ = s.Close()
-	for name, err := range map[string]error{
-		"put":    s.PutVectors(ctx, "m", keys, vecs),
-		"load":   s.LoadVectors(ctx, "m", noop),
-		"delete": s.DeleteVectors(ctx, "m", keys),
-	} {
-		if !errors.Is(err, store.ErrClosed) {
-			t.Errorf("%s after Close = %v, want ErrClosed", name, err)
-		}
-	}
-}
-
 func TestOpenRemovesStaleVectorTemps(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".recall", "vectors")
@@ -584,9 +475,10 @@ func TestOpenRemovesStaleVectorTemps(t *testing.T) {
 	}
 }
 
-// Writers and readers of two models, through two Stores on one folder, run
-// at once; loads see whole vectors only, and everything written is there.
-func TestVectorsConcurrent(t *testing.T) {
+// Writers and readers of two models, through two Stores on one folder (as
+// two processes would), run at once; loads see whole vectors only, and
+// everything written is there. The suite covers one Store.
+func TestVectorsTwoStoresConcurrent(t *testing.T) {
 	root := t.TempDir()
 	stores := []*Store{mustOpen(t, root), mustOpen(t, root)}
 	const writers, batches, per, dim = 4, 5, 10, 16

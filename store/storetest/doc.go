@@ -12,4 +12,9 @@
 // Unicode names, iteration that yields each entry once and tolerates
 // writes from its loop body, metadata round trips, concurrent readers and
 // writers (run it under -race), and ErrClosed after Close.
+//
+// RunVectors does the same for the optional vector-cache capability
+// (LoadVectors, PutVectors, DeleteVectors; see package embed/cache): models
+// never mix, vectors round-trip bit for bit and survive a reopen, vector
+// writes never move the revision, invalid input writes nothing.
 package storetest
