@@ -1,12 +1,9 @@
 package bolt
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"hash/crc32"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -42,75 +39,6 @@ func TestVectorsConformance(t *testing.T) {
 			}
 			return s2
 		})
-}
-
-func vkey(i int) string {
-	sum := sha256.Sum256([]byte(fmt.Sprint("text ", i)))
-	return hex.EncodeToString(sum[:])
-}
-
-// randVectors returns n keys (vkey(first)...) and vectors of dim values.
-func randVectors(r *rand.Rand, first, n, dim int) ([]string, [][]float32) {
-	keys := make([]string, n)
-	vecs := make([][]float32, n)
-	for i := range n {
-		keys[i] = vkey(first + i)
-		vecs[i] = make([]float32, dim)
-		for j := range vecs[i] {
-			vecs[i][j] = r.Float32()*2 - 1
-		}
-	}
-	return keys, vecs
-}
-
-func loadAll(t *testing.T, s *Store, model string) map[string][]float32 {
-	t.Helper()
-	got := map[string][]float32{}
-	err := s.LoadVectors(ctx, model, func(k string, v []float32) error {
-		if _, dup := got[k]; dup {
-			t.Errorf("key %s yielded twice", k)
-		}
-		got[k] = v
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-// sameBits compares vectors bit for bit, so NaN payloads and -0 count.
-func sameBits(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func checkVectorsEqual(t *testing.T, got map[string][]float32, keys []string, vecs [][]float32) {
-	t.Helper()
-	if len(got) != len(keys) {
-		t.Fatalf("loaded %d vectors, want %d", len(got), len(keys))
-	}
-	for i, k := range keys {
-		if !sameBits(got[k], vecs[i]) {
-			t.Fatalf("vector %s: got %v…, want %v…", k, head(got[k]), head(vecs[i]))
-		}
-	}
-}
-
-func head(v []float32) []float32 { return v[:min(len(v), 4)] }
-
-func mustPutVectors(t *testing.T, s *Store, model string, keys []string, vecs [][]float32) {
-	t.Helper()
-	if err := s.PutVectors(ctx, model, keys, vecs); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // corruptions each damage the stored value of one key.
@@ -167,8 +95,8 @@ func TestVectorsCorrupt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			keys, vecs := randVectors(rand.New(rand.NewPCG(5, 6)), 0, 5, 8)
-			mustPutVectors(t, s, model, keys, vecs)
+			keys, vecs := storetest.RandVectors(rand.New(rand.NewPCG(5, 6)), 0, 5, 8)
+			storetest.MustPutVectors(t, s, model, keys, vecs)
 			_ = s.Close()
 
 			// Damage key 2 behind the store's back.
@@ -195,7 +123,7 @@ func TestVectorsCorrupt(t *testing.T) {
 			if c.name == "key not hex" {
 				wantKeys, wantVecs = keys, vecs // the original is intact
 			}
-			checkVectorsEqual(t, loadAll(t, s, model), wantKeys, wantVecs)
+			storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), wantKeys, wantVecs)
 
 			// The damaged value is gone from the file, not only skipped.
 			_ = s.db.View(func(tx *bbolt.Tx) error {
@@ -209,8 +137,8 @@ func TestVectorsCorrupt(t *testing.T) {
 				t.Fatalf("dropping a corrupt vector moved the revision from %d to %d", rev, r)
 			}
 			// And the key can be stored again.
-			mustPutVectors(t, s, model, keys[2:3], vecs[2:3])
-			checkVectorsEqual(t, loadAll(t, s, model), keys, vecs)
+			storetest.MustPutVectors(t, s, model, keys[2:3], vecs[2:3])
+			storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), keys, vecs)
 		})
 	}
 }
@@ -219,12 +147,12 @@ func TestVectorsCorrupt(t *testing.T) {
 // the meantime.
 func TestDropCorruptKeepsRepaired(t *testing.T) {
 	s := openTemp(t)
-	keys, vecs := randVectors(rand.New(rand.NewPCG(7, 8)), 0, 2, 3)
-	mustPutVectors(t, s, "m", keys, vecs)
+	keys, vecs := storetest.RandVectors(rand.New(rand.NewPCG(7, 8)), 0, 2, 3)
+	storetest.MustPutVectors(t, s, "m", keys, vecs)
 	if err := s.dropCorruptVectors(ctx, "m", [][]byte{[]byte(keys[0])}); err != nil {
 		t.Fatal(err)
 	}
-	checkVectorsEqual(t, loadAll(t, s, "m"), keys, vecs)
+	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, "m"), keys, vecs)
 }
 
 // Deleting a model's last vector removes its bucket; deleting from a model
@@ -232,8 +160,8 @@ func TestDropCorruptKeepsRepaired(t *testing.T) {
 func TestDeleteVectorsDropsEmptyBucket(t *testing.T) {
 	s := openTemp(t)
 	const model = "hash:v1:4"
-	keys, vecs := randVectors(rand.New(rand.NewPCG(3, 4)), 0, 3, 4)
-	mustPutVectors(t, s, model, keys, vecs)
+	keys, vecs := storetest.RandVectors(rand.New(rand.NewPCG(3, 4)), 0, 3, 4)
+	storetest.MustPutVectors(t, s, model, keys, vecs)
 	for _, m := range []string{model, "other"} {
 		if err := s.DeleteVectors(ctx, m, keys); err != nil {
 			t.Fatal(err)
@@ -258,7 +186,7 @@ func BenchmarkLoadVectors(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			keys, vecs := randVectors(rand.New(rand.NewPCG(1, 1)), 0, n, dim)
+			keys, vecs := storetest.RandVectors(rand.New(rand.NewPCG(1, 1)), 0, n, dim)
 			if err := s.PutVectors(ctx, "bench", keys, vecs); err != nil {
 				b.Fatal(err)
 			}

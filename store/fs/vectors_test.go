@@ -3,13 +3,10 @@ package fs
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -34,73 +31,6 @@ func TestVectorsConformance(t *testing.T) {
 			}
 			return mustOpen(t, s.(*Store).root)
 		})
-}
-
-func vkey(i int) string {
-	sum := sha256.Sum256([]byte(fmt.Sprint("text ", i)))
-	return hex.EncodeToString(sum[:])
-}
-
-// randVectors returns n keys (vkey(first)...) and vectors of dim values.
-func randVectors(r *rand.Rand, first, n, dim int) ([]string, [][]float32) {
-	keys := make([]string, n)
-	vecs := make([][]float32, n)
-	for i := range n {
-		keys[i] = vkey(first + i)
-		vecs[i] = make([]float32, dim)
-		for j := range vecs[i] {
-			vecs[i][j] = r.Float32()*2 - 1
-		}
-	}
-	return keys, vecs
-}
-
-func loadAll(t testing.TB, s *Store, model string) map[string][]float32 {
-	t.Helper()
-	got := map[string][]float32{}
-	err := s.LoadVectors(ctx, model, func(k string, v []float32) error {
-		if _, dup := got[k]; dup {
-			t.Errorf("key %s yielded twice", k)
-		}
-		got[k] = v
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-// sameBits compares vectors bit for bit, so NaN payloads and -0 count.
-func sameBits(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func checkVectorsEqual(t testing.TB, got map[string][]float32, keys []string, vecs [][]float32) {
-	t.Helper()
-	if len(got) != len(keys) {
-		t.Fatalf("loaded %d vectors, want %d", len(got), len(keys))
-	}
-	for i, k := range keys {
-		if !sameBits(got[k], vecs[i]) {
-			t.Fatalf("vector %s: got %v, want %v", k, got[k], vecs[i])
-		}
-	}
-}
-
-func mustPutVectors(t testing.TB, s *Store, model string, keys []string, vecs [][]float32) {
-	t.Helper()
-	if err := s.PutVectors(ctx, model, keys, vecs); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func mustOpen(t *testing.T, root string) *Store {
@@ -134,8 +64,8 @@ func recordLen(dim int) int { return recordOverhead + 4*dim }
 func TestLoadUnknownModelCreatesNothing(t *testing.T) {
 	root := t.TempDir()
 	s := mustOpen(t, root)
-	mustPutVectors(t, s, "m", []string{vkey(0)}, [][]float32{{1}})
-	if got := loadAll(t, s, "never-stored"); len(got) != 0 {
+	storetest.MustPutVectors(t, s, "m", []string{storetest.VectorKey(0)}, [][]float32{{1}})
+	if got := storetest.LoadAll(t, s, "never-stored"); len(got) != 0 {
 		t.Fatalf("unknown model yielded %d vectors", len(got))
 	}
 	if _, err := os.Stat(filepath.Join(root, ".recall", "vectors", "never-stored.vec")); !errors.Is(err, os.ErrNotExist) {
@@ -148,15 +78,15 @@ func TestVectorsCompactAndRemove(t *testing.T) {
 	const model, dim = "hash:v1:4", 4
 	path := vectorPath(s, model)
 	r := rand.New(rand.NewPCG(3, 4))
-	keys, vecs := randVectors(r, 0, 10, dim)
-	mustPutVectors(t, s, model, keys, vecs)
+	keys, vecs := storetest.RandVectors(r, 0, 10, dim)
+	storetest.MustPutVectors(t, s, model, keys, vecs)
 
 	// Replace two, one given twice in the same call: the later wins. Dead
 	// records (3) do not outweigh live ones (10), so the file is kept as is.
-	_, fresh := randVectors(r, 0, 3, dim)
-	mustPutVectors(t, s, model, []string{keys[1], keys[2], keys[2]}, fresh)
+	_, fresh := storetest.RandVectors(r, 0, 3, dim)
+	storetest.MustPutVectors(t, s, model, []string{keys[1], keys[2], keys[2]}, fresh)
 	vecs[1], vecs[2] = fresh[0], fresh[2]
-	checkVectorsEqual(t, loadAll(t, s, model), keys, vecs)
+	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), keys, vecs)
 	if n, want := fileSize(t, path), headerLen(model)+13*recordLen(dim); n != want {
 		t.Fatalf("file is %d bytes, want %d (nothing compacted yet)", n, want)
 	}
@@ -164,29 +94,29 @@ func TestVectorsCompactAndRemove(t *testing.T) {
 	// Eleven more replacements make the dead records outweigh the live: the
 	// load compacts the file down to one record per key.
 	for range 11 {
-		_, v := randVectors(r, 0, 1, dim)
-		mustPutVectors(t, s, model, keys[3:4], v)
+		_, v := storetest.RandVectors(r, 0, 1, dim)
+		storetest.MustPutVectors(t, s, model, keys[3:4], v)
 		vecs[3] = v[0]
 	}
-	checkVectorsEqual(t, loadAll(t, s, model), keys, vecs)
+	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), keys, vecs)
 	if n, want := fileSize(t, path), headerLen(model)+10*recordLen(dim); n != want {
 		t.Fatalf("after compaction the file is %d bytes, want %d", n, want)
 	}
 
 	// Delete two and a key that was never stored: the file is rewritten.
-	if err := s.DeleteVectors(ctx, model, []string{keys[0], keys[5], vkey(999)}); err != nil {
+	if err := s.DeleteVectors(ctx, model, []string{keys[0], keys[5], storetest.VectorKey(999)}); err != nil {
 		t.Fatal(err)
 	}
 	keys = append(append([]string{}, keys[1:5]...), keys[6:]...)
 	vecs = append(append([][]float32{}, vecs[1:5]...), vecs[6:]...)
-	checkVectorsEqual(t, loadAll(t, s, model), keys, vecs)
+	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), keys, vecs)
 	if n, want := fileSize(t, path), headerLen(model)+8*recordLen(dim); n != want {
 		t.Fatalf("after delete the file is %d bytes, want %d", n, want)
 	}
 	// Appending still works after a rewrite.
-	k, v := randVectors(r, 500, 1, dim)
-	mustPutVectors(t, s, model, k, v)
-	checkVectorsEqual(t, loadAll(t, s, model), append(keys, k...), append(vecs, v...))
+	k, v := storetest.RandVectors(r, 500, 1, dim)
+	storetest.MustPutVectors(t, s, model, k, v)
+	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), append(keys, k...), append(vecs, v...))
 	if err := s.DeleteVectors(ctx, model, k); err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +135,7 @@ func TestVectorsCompactAndRemove(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the file of an emptied model is still there: %v", err)
 	}
-	if got := loadAll(t, s, model); len(got) != 0 {
+	if got := storetest.LoadAll(t, s, model); len(got) != 0 {
 		t.Fatalf("%d vectors left after deleting all", len(got))
 	}
 }
@@ -219,14 +149,14 @@ func TestVectorsInvalidTouchesNothing(t *testing.T) {
 		keys  []string
 		vecs  [][]float32
 	}{
-		"empty model":     {"", []string{vkey(1)}, [][]float32{good}},
-		"long model":      {strings.Repeat("m", store.MaxModelBytes+1), []string{vkey(1)}, [][]float32{good}},
-		"count mismatch":  {"m", []string{vkey(1), vkey(2)}, [][]float32{good}},
-		"short key":       {"m", []string{vkey(1), "abc"}, [][]float32{good, good}},
-		"upper-case key":  {"m", []string{strings.ToUpper(vkey(1))}, [][]float32{good}},
+		"empty model":     {"", []string{storetest.VectorKey(1)}, [][]float32{good}},
+		"long model":      {strings.Repeat("m", store.MaxModelBytes+1), []string{storetest.VectorKey(1)}, [][]float32{good}},
+		"count mismatch":  {"m", []string{storetest.VectorKey(1), storetest.VectorKey(2)}, [][]float32{good}},
+		"short key":       {"m", []string{storetest.VectorKey(1), "abc"}, [][]float32{good, good}},
+		"upper-case key":  {"m", []string{strings.ToUpper(storetest.VectorKey(1))}, [][]float32{good}},
 		"non-hex key":     {"m", []string{strings.Repeat("g", 64)}, [][]float32{good}},
-		"empty vector":    {"m", []string{vkey(1), vkey(2)}, [][]float32{good, {}}},
-		"too long vector": {"m", []string{vkey(1)}, [][]float32{make([]float32, maxVectorDim+1)}},
+		"empty vector":    {"m", []string{storetest.VectorKey(1), storetest.VectorKey(2)}, [][]float32{good, {}}},
+		"too long vector": {"m", []string{storetest.VectorKey(1)}, [][]float32{make([]float32, maxVectorDim+1)}},
 	}
 	for name, c := range calls {
 		if err := s.PutVectors(ctx, c.model, c.keys, c.vecs); !errors.Is(err, store.ErrInvalid) {
@@ -278,10 +208,10 @@ func TestVectorStem(t *testing.T) {
 // dim 8, written by three PutVectors calls so they are appended.
 func vectorFileOf(t *testing.T, s *Store, model string) ([]string, [][]float32) {
 	t.Helper()
-	keys, vecs := randVectors(rand.New(rand.NewPCG(5, 6)), 0, 5, 8)
-	mustPutVectors(t, s, model, keys[:2], vecs[:2])
-	mustPutVectors(t, s, model, keys[2:4], vecs[2:4])
-	mustPutVectors(t, s, model, keys[4:], vecs[4:])
+	keys, vecs := storetest.RandVectors(rand.New(rand.NewPCG(5, 6)), 0, 5, 8)
+	storetest.MustPutVectors(t, s, model, keys[:2], vecs[:2])
+	storetest.MustPutVectors(t, s, model, keys[2:4], vecs[2:4])
+	storetest.MustPutVectors(t, s, model, keys[4:], vecs[4:])
 	return keys, vecs
 }
 
@@ -358,11 +288,11 @@ func TestVectorFileDamage(t *testing.T) {
 				}
 
 				s = mustOpen(t, root)
-				newKeys, newVecs := randVectors(rand.New(rand.NewPCG(7, 8)), 100, 2, dim)
+				newKeys, newVecs := storetest.RandVectors(rand.New(rand.NewPCG(7, 8)), 100, 2, dim)
 				wantKeys := append(keys[:tt.kept:tt.kept], newKeys...)
 				wantVecs := append(vecs[:tt.kept:tt.kept], newVecs...)
 				if first == "load" {
-					checkVectorsEqual(t, loadAll(t, s, model), keys[:tt.kept], vecs[:tt.kept])
+					storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), keys[:tt.kept], vecs[:tt.kept])
 					// Repaired: exactly the good records are left.
 					if !tt.aside || tt.kept > 0 {
 						if n, want := fileSize(t, path), at(tt.kept); n != want {
@@ -372,8 +302,8 @@ func TestVectorFileDamage(t *testing.T) {
 						t.Fatalf("a file with a rejected header is still in place: %v", err)
 					}
 				}
-				mustPutVectors(t, s, model, newKeys, newVecs)
-				checkVectorsEqual(t, loadAll(t, s, model), wantKeys, wantVecs)
+				storetest.MustPutVectors(t, s, model, newKeys, newVecs)
+				storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), wantKeys, wantVecs)
 				if n, want := fileSize(t, path), at(len(wantKeys)); n != want {
 					t.Fatalf("file is %d bytes, want %d", n, want)
 				}
@@ -383,7 +313,7 @@ func TestVectorFileDamage(t *testing.T) {
 					}
 				}
 				// And a third Store, reading from scratch, agrees.
-				checkVectorsEqual(t, loadAll(t, mustOpen(t, root), model), wantKeys, wantVecs)
+				storetest.CheckVectorsEqual(t, storetest.LoadAll(t, mustOpen(t, root), model), wantKeys, wantVecs)
 			})
 		}
 	}
@@ -395,16 +325,16 @@ func TestVectorsFileChangedBehindStore(t *testing.T) {
 	root := t.TempDir()
 	s := mustOpen(t, root)
 	const model = "m"
-	keys, vecs := randVectors(rand.New(rand.NewPCG(9, 9)), 0, 4, 3)
-	mustPutVectors(t, s, model, keys[:3], vecs[:3])
+	keys, vecs := storetest.RandVectors(rand.New(rand.NewPCG(9, 9)), 0, 4, 3)
+	storetest.MustPutVectors(t, s, model, keys[:3], vecs[:3])
 	f, err := os.OpenFile(vectorPath(s, model), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _ = f.Write([]byte("torn"))
 	_ = f.Close()
-	mustPutVectors(t, s, model, keys[3:], vecs[3:])
-	checkVectorsEqual(t, loadAll(t, mustOpen(t, root), model), keys, vecs)
+	storetest.MustPutVectors(t, s, model, keys[3:], vecs[3:])
+	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, mustOpen(t, root), model), keys, vecs)
 }
 
 // Two Stores on one folder stand for two processes: each sees the other's
@@ -413,18 +343,18 @@ func TestVectorsTwoStores(t *testing.T) {
 	root := t.TempDir()
 	a, b := mustOpen(t, root), mustOpen(t, root)
 	const model = "m"
-	keys, vecs := randVectors(rand.New(rand.NewPCG(10, 10)), 0, 6, 5)
-	mustPutVectors(t, a, model, keys[0:2], vecs[0:2])
-	mustPutVectors(t, b, model, keys[2:4], vecs[2:4])
-	mustPutVectors(t, a, model, keys[4:6], vecs[4:6])
-	checkVectorsEqual(t, loadAll(t, b, model), keys, vecs)
+	keys, vecs := storetest.RandVectors(rand.New(rand.NewPCG(10, 10)), 0, 6, 5)
+	storetest.MustPutVectors(t, a, model, keys[0:2], vecs[0:2])
+	storetest.MustPutVectors(t, b, model, keys[2:4], vecs[2:4])
+	storetest.MustPutVectors(t, a, model, keys[4:6], vecs[4:6])
+	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, b, model), keys, vecs)
 	if err := b.DeleteVectors(ctx, model, keys[:1]); err != nil {
 		t.Fatal(err)
 	}
 	// a's knowledge of the file is stale after b's rewrite.
-	k, v := randVectors(rand.New(rand.NewPCG(11, 11)), 100, 1, 5)
-	mustPutVectors(t, a, model, k, v)
-	checkVectorsEqual(t, loadAll(t, b, model), append(keys[1:], k...), append(vecs[1:], v...))
+	k, v := storetest.RandVectors(rand.New(rand.NewPCG(11, 11)), 100, 1, 5)
+	storetest.MustPutVectors(t, a, model, k, v)
+	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, b, model), append(keys[1:], k...), append(vecs[1:], v...))
 }
 
 func TestLockFileWaits(t *testing.T) {
@@ -489,7 +419,7 @@ func TestVectorsTwoStoresConcurrent(t *testing.T) {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(w), 0))
 			for b := range batches {
-				keys, vecs := randVectors(r, (w*batches+b)*per, per, dim)
+				keys, vecs := storetest.RandVectors(r, (w*batches+b)*per, per, dim)
 				if err := s.PutVectors(ctx, model, keys, vecs); err != nil {
 					errs <- err
 					return
@@ -517,7 +447,7 @@ func TestVectorsTwoStoresConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for m := range 2 {
-		if got := loadAll(t, stores[0], fmt.Sprint("m", m)); len(got) != 2*batches*per {
+		if got := storetest.LoadAll(t, stores[0], fmt.Sprint("m", m)); len(got) != 2*batches*per {
 			t.Fatalf("model m%d: %d vectors, want %d", m, len(got), 2*batches*per)
 		}
 	}
@@ -529,7 +459,7 @@ func FuzzVectorFile(f *testing.F) {
 	const model = "m"
 	valid := appendHeader(nil, model)
 	r := rand.New(rand.NewPCG(1, 1))
-	keys, vecs := randVectors(r, 0, 3, 2)
+	keys, vecs := storetest.RandVectors(r, 0, 3, 2)
 	for i := range keys {
 		raw, _ := decodeVectorKey(keys[i])
 		valid = appendRecord(valid, &raw, vecs[i])
@@ -591,8 +521,8 @@ func BenchmarkLoadVectors(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			keys, vecs := randVectors(rand.New(rand.NewPCG(1, 1)), 0, n, dim)
-			mustPutVectors(b, s, "bench", keys, vecs)
+			keys, vecs := storetest.RandVectors(rand.New(rand.NewPCG(1, 1)), 0, n, dim)
+			storetest.MustPutVectors(b, s, "bench", keys, vecs)
 			b.SetBytes(int64(n * dim * 4))
 			b.ResetTimer()
 			for b.Loop() {

@@ -59,17 +59,23 @@ func RunVectors(t *testing.T, open func(t *testing.T) VectorBackend, reopen func
 	}
 }
 
-func vkey(i int) string {
+// Helpers for backends' own vector tests, so that each backend's tests of
+// what is its own (file damage, buckets) build on the same vocabulary as
+// the suite.
+
+// VectorKey returns a valid vector key: the hex SHA-256 of "text i".
+func VectorKey(i int) string {
 	sum := sha256.Sum256([]byte(fmt.Sprint("text ", i)))
 	return hex.EncodeToString(sum[:])
 }
 
-// randVectors returns n keys (vkey(first)...) and vectors of dim values.
-func randVectors(r *rand.Rand, first, n, dim int) ([]string, [][]float32) {
+// RandVectors returns n keys (VectorKey(first)...) and vectors of dim
+// values in [-1, 1).
+func RandVectors(r *rand.Rand, first, n, dim int) ([]string, [][]float32) {
 	keys := make([]string, n)
 	vecs := make([][]float32, n)
 	for i := range n {
-		keys[i] = vkey(first + i)
+		keys[i] = VectorKey(first + i)
 		vecs[i] = make([]float32, dim)
 		for j := range vecs[i] {
 			vecs[i][j] = r.Float32()*2 - 1
@@ -78,7 +84,9 @@ func randVectors(r *rand.Rand, first, n, dim int) ([]string, [][]float32) {
 	return keys, vecs
 }
 
-func loadAll(t *testing.T, s VectorBackend, model string) map[string][]float32 {
+// LoadAll returns every vector LoadVectors yields for model, failing the
+// test on an error or a key yielded twice.
+func LoadAll(t testing.TB, s VectorBackend, model string) map[string][]float32 {
 	t.Helper()
 	got := map[string][]float32{}
 	err := s.LoadVectors(ctx, model, func(k string, v []float32) error {
@@ -107,7 +115,9 @@ func sameBits(a, b []float32) bool {
 	return true
 }
 
-func checkVectorsEqual(t *testing.T, got map[string][]float32, keys []string, vecs [][]float32) {
+// CheckVectorsEqual fails the test unless got holds exactly keys, each
+// with its vector bit for bit.
+func CheckVectorsEqual(t testing.TB, got map[string][]float32, keys []string, vecs [][]float32) {
 	t.Helper()
 	if len(got) != len(keys) {
 		t.Fatalf("loaded %d vectors, want %d", len(got), len(keys))
@@ -121,7 +131,8 @@ func checkVectorsEqual(t *testing.T, got map[string][]float32, keys []string, ve
 
 func head(v []float32) []float32 { return v[:min(len(v), 4)] }
 
-func mustPutVectors(t *testing.T, s VectorBackend, model string, keys []string, vecs [][]float32) {
+// MustPutVectors stores vectors, failing the test on an error.
+func MustPutVectors(t testing.TB, s VectorBackend, model string, keys []string, vecs [][]float32) {
 	t.Helper()
 	if err := s.PutVectors(ctx, model, keys, vecs); err != nil {
 		t.Fatalf("PutVectors(%q): %v", model, err)
@@ -147,22 +158,22 @@ func testVectorsRoundTrip(t *testing.T, s VectorBackend, reopen func(*testing.T,
 	}
 	want := map[string]set{}
 	for _, m := range models {
-		keys, vecs := randVectors(r, 0, 200, m.dim)
+		keys, vecs := RandVectors(r, 0, 200, m.dim)
 		// Two calls, so the second adds to what the first created.
-		mustPutVectors(t, s, m.name, keys[:50], vecs[:50])
-		mustPutVectors(t, s, m.name, keys[50:], vecs[50:])
+		MustPutVectors(t, s, m.name, keys[:50], vecs[:50])
+		MustPutVectors(t, s, m.name, keys[50:], vecs[50:])
 		want[m.name] = set{keys, vecs}
 	}
 	special := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(1)), math.MaxFloat32, math.SmallestNonzeroFloat32}
-	mustPutVectors(t, s, "special", []string{vkey(0)}, [][]float32{special})
-	want["special"] = set{[]string{vkey(0)}, [][]float32{special}}
+	MustPutVectors(t, s, "special", []string{VectorKey(0)}, [][]float32{special})
+	want["special"] = set{[]string{VectorKey(0)}, [][]float32{special}}
 
 	check := func(s VectorBackend, rv uint64) {
 		t.Helper()
 		for m, w := range want {
-			checkVectorsEqual(t, loadAll(t, s, m), w.keys, w.vecs)
+			CheckVectorsEqual(t, LoadAll(t, s, m), w.keys, w.vecs)
 		}
-		if got := loadAll(t, s, "never-stored"); len(got) != 0 {
+		if got := LoadAll(t, s, "never-stored"); len(got) != 0 {
 			t.Fatalf("unknown model yielded %d vectors", len(got))
 		}
 		if got := collect(t, s); len(got) != 1 || got[entry.Key()].Content != entry.Content {
@@ -184,27 +195,27 @@ func testVectorsReplaceAndDelete(t *testing.T, s VectorBackend) {
 	before := rev(t, s)
 	const model, dim = "hash:v1:4", 4
 	r := rand.New(rand.NewPCG(3, 4))
-	keys, vecs := randVectors(r, 0, 10, dim)
-	mustPutVectors(t, s, model, keys, vecs)
+	keys, vecs := RandVectors(r, 0, 10, dim)
+	MustPutVectors(t, s, model, keys, vecs)
 
 	// Replace two, one of them given twice in the same call: the later wins.
-	_, fresh := randVectors(r, 0, 3, dim)
-	mustPutVectors(t, s, model, []string{keys[1], keys[2], keys[2]}, fresh)
+	_, fresh := RandVectors(r, 0, 3, dim)
+	MustPutVectors(t, s, model, []string{keys[1], keys[2], keys[2]}, fresh)
 	vecs[1], vecs[2] = fresh[0], fresh[2]
-	checkVectorsEqual(t, loadAll(t, s, model), keys, vecs)
+	CheckVectorsEqual(t, LoadAll(t, s, model), keys, vecs)
 
 	// Delete two and a key that was never stored.
-	if err := s.DeleteVectors(ctx, model, []string{keys[0], keys[5], vkey(999)}); err != nil {
+	if err := s.DeleteVectors(ctx, model, []string{keys[0], keys[5], VectorKey(999)}); err != nil {
 		t.Fatalf("DeleteVectors: %v", err)
 	}
 	keys = append(append([]string{}, keys[1:5]...), keys[6:]...)
 	vecs = append(append([][]float32{}, vecs[1:5]...), vecs[6:]...)
-	checkVectorsEqual(t, loadAll(t, s, model), keys, vecs)
+	CheckVectorsEqual(t, LoadAll(t, s, model), keys, vecs)
 
 	// Adding still works after a delete.
-	k, v := randVectors(r, 500, 1, dim)
-	mustPutVectors(t, s, model, k, v)
-	checkVectorsEqual(t, loadAll(t, s, model), append(keys, k...), append(vecs, v...))
+	k, v := RandVectors(r, 500, 1, dim)
+	MustPutVectors(t, s, model, k, v)
+	CheckVectorsEqual(t, LoadAll(t, s, model), append(keys, k...), append(vecs, v...))
 	if err := s.DeleteVectors(ctx, model, k); err != nil {
 		t.Fatalf("DeleteVectors: %v", err)
 	}
@@ -216,7 +227,7 @@ func testVectorsReplaceAndDelete(t *testing.T, s VectorBackend) {
 	if err := s.DeleteVectors(ctx, model, keys); err != nil {
 		t.Fatalf("DeleteVectors: %v", err)
 	}
-	if got := loadAll(t, s, model); len(got) != 0 {
+	if got := LoadAll(t, s, model); len(got) != 0 {
 		t.Fatalf("%d vectors left after deleting all", len(got))
 	}
 	if r := rev(t, s); r != before {
@@ -234,14 +245,14 @@ func testVectorsInvalid(t *testing.T, s VectorBackend) {
 		vecs  [][]float32
 		field string // the FieldError's field, "" when it is not one
 	}{
-		{"empty model", "", []string{vkey(1)}, [][]float32{good}, "model"},
-		{"long model", strings.Repeat("m", store.MaxModelBytes+1), []string{vkey(1)}, [][]float32{good}, "model"},
-		{"count mismatch", "m", []string{vkey(1), vkey(2)}, [][]float32{good}, ""},
-		{"short key", "m", []string{vkey(1), "abc"}, [][]float32{good, good}, "vector key"},
-		{"upper-case key", "m", []string{strings.ToUpper(vkey(1))}, [][]float32{good}, "vector key"},
+		{"empty model", "", []string{VectorKey(1)}, [][]float32{good}, "model"},
+		{"long model", strings.Repeat("m", store.MaxModelBytes+1), []string{VectorKey(1)}, [][]float32{good}, "model"},
+		{"count mismatch", "m", []string{VectorKey(1), VectorKey(2)}, [][]float32{good}, ""},
+		{"short key", "m", []string{VectorKey(1), "abc"}, [][]float32{good, good}, "vector key"},
+		{"upper-case key", "m", []string{strings.ToUpper(VectorKey(1))}, [][]float32{good}, "vector key"},
 		{"non-hex key", "m", []string{strings.Repeat("g", 64)}, [][]float32{good}, "vector key"},
-		{"empty vector", "m", []string{vkey(1), vkey(2)}, [][]float32{good, {}}, "vector"},
-		{"too long vector", "m", []string{vkey(1)}, [][]float32{make([]float32, store.MaxVectorDim+1)}, "vector"},
+		{"empty vector", "m", []string{VectorKey(1), VectorKey(2)}, [][]float32{good, {}}, "vector"},
+		{"too long vector", "m", []string{VectorKey(1)}, [][]float32{make([]float32, store.MaxVectorDim+1)}, "vector"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,7 +265,7 @@ func testVectorsInvalid(t *testing.T, s VectorBackend) {
 				t.Fatalf("PutVectors = %v, want a FieldError for %q", err, tt.field)
 			}
 			if tt.model != "" && len(tt.model) <= store.MaxModelBytes {
-				if got := loadAll(t, s, tt.model); len(got) != 0 {
+				if got := LoadAll(t, s, tt.model); len(got) != 0 {
 					t.Fatalf("a refused call stored %d vectors", len(got))
 				}
 			}
@@ -269,8 +280,8 @@ func testVectorsInvalid(t *testing.T, s VectorBackend) {
 }
 
 func testVectorsCallback(t *testing.T, s VectorBackend) {
-	keys, vecs := randVectors(rand.New(rand.NewPCG(9, 10)), 0, 5, 3)
-	mustPutVectors(t, s, "m", keys, vecs)
+	keys, vecs := RandVectors(rand.New(rand.NewPCG(9, 10)), 0, 5, 3)
+	MustPutVectors(t, s, "m", keys, vecs)
 
 	// fn's error stops the load and comes back unchanged, not wrapped.
 	stop := errors.New("stop")
@@ -291,18 +302,18 @@ func testVectorsCallback(t *testing.T, s VectorBackend) {
 	if err != nil {
 		t.Fatalf("LoadVectors with a writing callback: %v", err)
 	}
-	checkVectorsEqual(t, loadAll(t, s, "copy"), keys, vecs)
-	checkVectorsEqual(t, loadAll(t, s, "m"), keys, vecs)
+	CheckVectorsEqual(t, LoadAll(t, s, "copy"), keys, vecs)
+	CheckVectorsEqual(t, LoadAll(t, s, "m"), keys, vecs)
 
 	// Vectors handed to fn are its own: changing one changes nothing stored.
-	for _, v := range loadAll(t, s, "m") {
+	for _, v := range LoadAll(t, s, "m") {
 		v[0] = 42
 	}
-	checkVectorsEqual(t, loadAll(t, s, "m"), keys, vecs)
+	CheckVectorsEqual(t, LoadAll(t, s, "m"), keys, vecs)
 }
 
 func testVectorsClosedAndCancelled(t *testing.T, s VectorBackend) {
-	keys, vecs := randVectors(rand.New(rand.NewPCG(11, 12)), 0, 1, 3)
+	keys, vecs := RandVectors(rand.New(rand.NewPCG(11, 12)), 0, 1, 3)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	noop := func(string, []float32) error { return nil }
@@ -342,7 +353,7 @@ func testVectorsConcurrent(t *testing.T, s VectorBackend) {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(w), 0))
 			for b := range batches {
-				keys, vecs := randVectors(r, (w*batches+b)*per, per, dim)
+				keys, vecs := RandVectors(r, (w*batches+b)*per, per, dim)
 				if err := s.PutVectors(ctx, model, keys, vecs); err != nil {
 					errs <- err
 					return
@@ -370,7 +381,7 @@ func testVectorsConcurrent(t *testing.T, s VectorBackend) {
 		t.Fatal(err)
 	}
 	for m := range 2 {
-		if got := loadAll(t, s, fmt.Sprint("m", m)); len(got) != writers/2*batches*per {
+		if got := LoadAll(t, s, fmt.Sprint("m", m)); len(got) != writers/2*batches*per {
 			t.Fatalf("model m%d: %d vectors, want %d", m, len(got), writers/2*batches*per)
 		}
 	}
