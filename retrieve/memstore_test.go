@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"sort"
 	"sync"
@@ -46,6 +47,29 @@ func (s *memStore) Put(_ context.Context, e store.Entry) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.m[e.Key()] = e
+	s.rev++
+	return nil
+}
+
+func (s *memStore) Update(_ context.Context, c, n string, fn func(store.Entry, bool) (store.Entry, error)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := store.Key{Category: c, Name: n}
+	old, found := s.m[k]
+	if !found {
+		old = store.Entry{Category: c, Name: n}
+	}
+	e, err := fn(old, found)
+	if errors.Is(err, store.ErrNoChange) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := store.Validate(e); err != nil {
+		return err
+	}
+	s.m[k] = e
 	s.rev++
 	return nil
 }

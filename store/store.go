@@ -17,6 +17,9 @@ var (
 	ErrLocked = errors.New("store is locked by another process")
 	// ErrClosed is returned by every method called after Close.
 	ErrClosed = errors.New("store is closed")
+	// ErrNoChange, returned by the function given to Update, asks Update to
+	// write nothing; Update then returns nil.
+	ErrNoChange = errors.New("no change")
 )
 
 // Entry is one memory. (Category, Name) is its identity; Put of an existing
@@ -69,7 +72,8 @@ func (k Key) String() string { return k.Category + ":" + k.Name }
 // Validate, and writes nothing in that case. Every method returns an error
 // wrapping ErrClosed after Close.
 //
-// Revision: a counter that increases on every successful Put or Delete and
+// Revision: a counter that increases on every successful write (Put,
+// Delete, an Update that wrote, a batch) and
 // never on a read. It is the only signal indexes use to know they are stale.
 // It need not increase by exactly one, and it is not comparable between two
 // different stores.
@@ -80,6 +84,19 @@ type Store interface {
 	Put(ctx context.Context, e Entry) error
 	// Delete removes the entry with the identity.
 	Delete(ctx context.Context, category, name string) error
+	// Update reads the entry with the identity and replaces it with what fn
+	// returns, as one atomic step: no other write to that identity, by this
+	// process or (for backends several processes share) by another, lands
+	// between the read and the write. fn gets the current entry and whether
+	// it exists (when it does not, old holds only the identity). Its result
+	// must have the same identity; it is validated as Put validates and
+	// written as Put writes (zero timestamps are stamped the same way).
+	// If fn returns an error, nothing is written and Update returns it;
+	// ErrNoChange is the way for fn to say "leave it as it is", and then
+	// Update writes nothing and returns nil. fn may be called more than once
+	// by backends that retry on conflict, so it must have no side effects
+	// beyond its result.
+	Update(ctx context.Context, category, name string, fn func(old Entry, found bool) (Entry, error)) error
 	// All yields every entry exactly once, in no particular order. A non-nil
 	// error in the sequence concerns one item (for example a file that cannot
 	// be parsed) or the iteration as a whole; a consumer may skip the item

@@ -238,38 +238,95 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 // becomes now); a zero Meta.Updated becomes now.
 func (s *Store) Put(ctx context.Context, e store.Entry) error {
 	op := "put " + e.Key().String()
-	if err := store.Validate(e); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
-	}
-	// Unrepresentable metadata fails here, before any transaction.
-	extra, err := marshalExtra(e.Meta.Extra)
+	extra, err := prepare(op, e)
 	if err != nil {
-		return fmt.Errorf("%s: %w: metadata cannot be stored: %v", op, store.ErrInvalid, err)
+		return err
 	}
-	key := encodeKey(e.Category, e.Name)
 	return s.use(ctx, op, func() error {
 		return s.db.Update(func(tx *bbolt.Tx) error {
-			entries := tx.Bucket(bucketEntries)
-			m := e.Meta
-			now := time.Now().UTC().Round(0)
-			if m.Created.IsZero() {
-				if old := entries.Get(key); old != nil {
-					// A damaged old record only loses its creation time.
-					m.Created, _ = decodeCreated(old)
-				}
-				if m.Created.IsZero() {
-					m.Created = now
-				}
-			}
-			if m.Updated.IsZero() {
-				m.Updated = now
-			}
-			if err := entries.Put(key, appendValue(nil, e.Content, m, extra)); err != nil {
-				return fmt.Errorf("%s: %w", op, err)
-			}
-			return bump(tx)
+			return putTx(tx, op, e, extra)
 		})
 	})
+}
+
+// Update reads the entry, calls fn and writes its result, all inside one
+// write transaction: bbolt admits one writer at a time, so nothing lands in
+// between. fn runs while the transaction is open and must not call the
+// store.
+func (s *Store) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
+	op := "update " + store.Key{Category: category, Name: name}.String()
+	if err := store.ValidateKey(category, name); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	key := encodeKey(category, name)
+	err := s.use(ctx, op, func() error {
+		return s.db.Update(func(tx *bbolt.Tx) error {
+			old := store.Entry{Category: category, Name: name}
+			v := tx.Bucket(bucketEntries).Get(key)
+			found := v != nil
+			if found {
+				var err error
+				if old.Content, old.Meta, err = decodeValue(v); err != nil {
+					return fmt.Errorf("%s: %w", op, err)
+				}
+			}
+			e, err := fn(old, found)
+			if err != nil {
+				return err
+			}
+			if e.Category != category || e.Name != name {
+				return fmt.Errorf("%s: %w: the update function returned %s, another identity", op, store.ErrInvalid, e.Key())
+			}
+			extra, err := prepare(op, e)
+			if err != nil {
+				return err
+			}
+			return putTx(tx, op, e, extra)
+		})
+	})
+	if errors.Is(err, store.ErrNoChange) {
+		return nil
+	}
+	return err
+}
+
+// prepare validates e and encodes its extra metadata, before any
+// transaction work.
+func prepare(op string, e store.Entry) ([]byte, error) {
+	if err := store.Validate(e); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	// Unrepresentable metadata fails here, before anything is written.
+	extra, err := marshalExtra(e.Meta.Extra)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: metadata cannot be stored: %v", op, store.ErrInvalid, err)
+	}
+	return extra, nil
+}
+
+// putTx writes e in tx and bumps the revision: the one upsert rule of this
+// backend (timestamps included), shared by Put, Update and PutBatch.
+func putTx(tx *bbolt.Tx, op string, e store.Entry, extra []byte) error {
+	entries := tx.Bucket(bucketEntries)
+	key := encodeKey(e.Category, e.Name)
+	m := e.Meta
+	now := time.Now().UTC().Round(0)
+	if m.Created.IsZero() {
+		if old := entries.Get(key); old != nil {
+			// A damaged old record only loses its creation time.
+			m.Created, _ = decodeCreated(old)
+		}
+		if m.Created.IsZero() {
+			m.Created = now
+		}
+	}
+	if m.Updated.IsZero() {
+		m.Updated = now
+	}
+	if err := entries.Put(key, appendValue(nil, e.Content, m, extra)); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return bump(tx)
 }
 
 // Delete removes the entry with the identity. A missing entry is

@@ -138,9 +138,63 @@ func (s *Store) Put(ctx context.Context, e store.Entry) error {
 	if err := checkMeta(e.Meta); err != nil {
 		return metaFieldError(err)
 	}
-	unlock := s.locks.lock(e.Key())
+	unlock, err := s.lockEntry(ctx, e.Key())
+	if err != nil {
+		return fmt.Errorf("put %s: %w", e.Key(), err)
+	}
 	defer unlock()
+	return s.writeLocked(e)
+}
 
+// Update reads the entry's file, calls fn and writes its result while
+// holding the entry's lock, which other processes honour too (see
+// entrylock.go), so no other write to the entry lands in between. A file
+// that exists but cannot be parsed is an error wrapping ErrMalformed: fn
+// never merges into content it could not read.
+func (s *Store) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
+	if err := s.check(ctx, "update"); err != nil {
+		return err
+	}
+	if err := store.ValidateKey(category, name); err != nil {
+		return err
+	}
+	key := store.Key{Category: category, Name: name}
+	unlock, err := s.lockEntry(ctx, key)
+	if err != nil {
+		return fmt.Errorf("update %s: %w", key, err)
+	}
+	defer unlock()
+	old, err := readEntry(s.path(category, name), category, name)
+	found := err == nil
+	if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		return fmt.Errorf("update %s: %w", key, err)
+	}
+	if !found {
+		old = store.Entry{Category: category, Name: name}
+	}
+	e, err := fn(old, found)
+	if errors.Is(err, store.ErrNoChange) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if e.Key() != key {
+		return fmt.Errorf("update %s: %w: the update function returned %s, another identity", key, store.ErrInvalid, e.Key())
+	}
+	if err := store.Validate(e); err != nil {
+		return err
+	}
+	if err := checkMeta(e.Meta); err != nil {
+		return metaFieldError(err)
+	}
+	return s.writeLocked(e)
+}
+
+// writeLocked writes e's file; the caller validated e and holds its lock.
+// Only Created carries over from the file it replaces, when e leaves it
+// zero: the one upsert rule of this backend.
+func (s *Store) writeLocked(e store.Entry) error {
 	path := s.path(e.Category, e.Name)
 	var perm iofs.FileMode
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
@@ -201,7 +255,10 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 		return err
 	}
 	key := store.Key{Category: category, Name: name}
-	unlock := s.locks.lock(key)
+	unlock, err := s.lockEntry(ctx, key)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", key, err)
+	}
 	defer unlock()
 
 	path := s.path(category, name)

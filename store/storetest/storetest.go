@@ -33,6 +33,8 @@ func Run(t *testing.T, open Open) {
 		{"AllExactlyOnce", testAllExactlyOnce},
 		{"WriteDuringAll", testWriteDuringAll},
 		{"Concurrent", testConcurrent},
+		{"Update", testUpdate},
+		{"UpdateConcurrent", testUpdateConcurrent},
 		{"Closed", testClosed},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,59 @@
+package store
+
+import "context"
+
+// Optional capabilities. A backend implements those it can; callers find
+// them by type assertion (st.(store.Batcher)) and fall back to the plain
+// Store methods when they are missing. Each backend asserts at compile time
+// the ones it offers.
+
+// Batcher writes many entries at once, far faster than one Put each (one
+// transaction, one directory sync), for bulk import.
+//
+// PutBatch validates every entry first and writes nothing if any is
+// invalid (the error names the entry). Each entry is then written as Put
+// would write it (an upsert; zero timestamps stamped). The crash guarantee
+// of Put holds per entry: after a crash mid-batch each entry of the batch
+// is either absent (or its old version) or complete; a backend may give
+// more (bolt: all or nothing). On success the revision has moved past every
+// entry of the batch.
+type Batcher interface {
+	PutBatch(ctx context.Context, entries []Entry) error
+}
+
+// ChangeSet is what changed in a store between two revisions.
+//
+// Keys name the identities written (put, updated or deleted) after revision
+// Since, up to and including revision Rev, each once, in no particular
+// order. A reader brings its derived data from Since to Rev by re-reading
+// each key with Get (ErrNotFound means deleted). Because the reader reads
+// current state rather than replaying operations, a key written again
+// after Rev is harmless: it is also in the next ChangeSet.
+//
+// Reset means the store lost track of what changed after Since (the
+// history was trimmed, a watcher overflowed, a notification was missed
+// and cannot be recovered, the store was replaced): the reader must rebuild
+// from All. Keys is then empty.
+type ChangeSet struct {
+	Since, Rev uint64
+	Keys       []Key
+	Reset      bool
+}
+
+// ChangeFeed tells which identities changed since a revision, so that a
+// reader (the index) follows the store incrementally, including writes
+// made behind its back: by another goroutine through the store, by another
+// process (a watched folder, a shared database).
+type ChangeFeed interface {
+	// Changes returns what changed after revision since. A since equal to
+	// the current revision yields an empty set with Rev == since. A since
+	// greater than the current revision (a store replaced or restarted
+	// behind the reader) yields Reset.
+	Changes(ctx context.Context, since uint64) (ChangeSet, error)
+	// Subscribe returns a channel that receives a value soon after the
+	// revision moves, and a function that ends the subscription. Values are
+	// coalesced: one may stand for many writes, and a slow receiver never
+	// blocks a writer. The channel is never closed; call Changes to learn
+	// what moved.
+	Subscribe() (changed <-chan struct{}, cancel func())
+}

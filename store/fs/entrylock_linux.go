@@ -1,0 +1,42 @@
+package fs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// lockRange takes an exclusive open-file-description lock on byte off of
+// path. Each call opens its own description, so two goroutines of one
+// process exclude each other too. It polls so that ctx can end the wait.
+func lockRange(ctx context.Context, path string, off int64) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: 0, Start: off, Len: 1}
+	delay := 50 * time.Microsecond
+	for {
+		err := unix.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk)
+		if err == nil {
+			return func() { f.Close() }, nil // closing the description releases it
+		}
+		if !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EACCES) && !errors.Is(err, unix.EINTR) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			f.Close()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		delay = min(2*delay, 20*time.Millisecond)
+	}
+}
