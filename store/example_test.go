@@ -10,7 +10,9 @@ import (
 func ExampleValidate() {
 	for _, e := range []store.Entry{
 		{Category: "trips", Name: "三亚之行", Content: "海边"},
+		{Category: "projects/harbor", Name: "Budget (2025)", Content: "x"},
 		{Category: "trips", Name: "a/b", Content: "x"},
+		{Category: "devices", Name: "con.txt", Content: "x"},
 		{Category: "..", Name: "x", Content: "x"},
 	} {
 		err := store.Validate(e)
@@ -24,6 +26,8 @@ func ExampleValidate() {
 	}
 	// Output:
 	// ok
-	// name: invalid name "a/b": contains '/', which is not allowed (use letters, digits, space, '-', '_', '.') (invalid: true)
+	// ok
+	// name: invalid name "a/b": contains '/', which is not allowed (refused: / \ : [ ] | # ^ < > " ? * and control characters) (invalid: true)
+	// name: invalid name "con.txt": is a Windows device name (invalid: true)
 	// category: invalid category "..": must not be . or .. (invalid: true)
 }

@@ -20,10 +20,22 @@ var (
 	// ErrNoChange, returned by the function given to Update, asks Update to
 	// write nothing; Update then returns nil.
 	ErrNoChange = errors.New("no change")
+	// ErrCorrupt is wrapped by errors about stored data that failed a
+	// check: an entry whose checksum does not match, a store file whose
+	// structure is damaged. The message names the entry or the file. A
+	// damaged entry is reported, never served.
+	ErrCorrupt = errors.New("store data is damaged")
+	// ErrUnavailable is wrapped by errors of a store that cannot be reached
+	// at all (a folder store whose root was removed or unmounted, a
+	// database that does not answer), as opposed to one that is reachable
+	// and empty. Servers answer 503 for it.
+	ErrUnavailable = errors.New("store is unavailable")
 )
 
 // Entry is one memory. (Category, Name) is its identity; Put of an existing
-// identity replaces it.
+// identity replaces it. Name is one segment; Category is one to
+// MaxCategoryDepth segments joined by '/', a hierarchy ("projects/harbor").
+// Both are compared exactly, in Unicode NFC (see Validate, Normalize).
 type Entry struct {
 	Category string
 	Name     string
@@ -67,10 +79,17 @@ func (k Key) String() string { return k.Category + ":" + k.Name }
 // goroutines. A Get never observes a partially written entry: it sees the
 // entry either before or after a concurrent Put.
 //
+// Names: every method normalises the category and name it is given to NFC
+// (NormalizeKey) and yields NFC identities. Put and Update check entries
+// with Validate; Get and Delete accept any identity that passes
+// ValidateKey, so entries written under older, looser rules stay readable.
+//
 // Errors: Get and Delete wrap ErrNotFound for a missing identity; Put
 // wraps ErrInvalid (as a *FieldError) for an entry that breaks the rules of
-// Validate, and writes nothing in that case. Every method returns an error
-// wrapping ErrClosed after Close.
+// Validate, and writes nothing in that case. Stored data that fails a check
+// is reported with an error wrapping ErrCorrupt, never served; a store that
+// cannot be reached at all reports ErrUnavailable rather than looking
+// empty. Every method returns an error wrapping ErrClosed after Close.
 //
 // Revision: a counter that increases on every successful write (Put,
 // Delete, an Update that wrote, a batch) and

@@ -208,6 +208,7 @@ func (s *Store) use(ctx context.Context, op string, fn func() error) error {
 
 // Get returns the entry with the identity.
 func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, error) {
+	category, name = store.NormalizeKey(category, name)
 	op := "get " + store.Key{Category: category, Name: name}.String()
 	if err := store.ValidateKey(category, name); err != nil {
 		return store.Entry{}, fmt.Errorf("%s: %w", op, err)
@@ -237,6 +238,7 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 // Meta.Created keeps the creation time of the entry being replaced (or
 // becomes now); a zero Meta.Updated becomes now.
 func (s *Store) Put(ctx context.Context, e store.Entry) error {
+	e = store.Normalize(e)
 	op := "put " + e.Key().String()
 	extra, err := prepare(op, e)
 	if err != nil {
@@ -254,6 +256,7 @@ func (s *Store) Put(ctx context.Context, e store.Entry) error {
 // between. fn runs while the transaction is open and must not call the
 // store.
 func (s *Store) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
+	category, name = store.NormalizeKey(category, name)
 	op := "update " + store.Key{Category: category, Name: name}.String()
 	if err := store.ValidateKey(category, name); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -274,6 +277,7 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 			if err != nil {
 				return err
 			}
+			e = store.Normalize(e)
 			if e.Category != category || e.Name != name {
 				return fmt.Errorf("%s: %w: the update function returned %s, another identity", op, store.ErrInvalid, e.Key())
 			}
@@ -332,6 +336,7 @@ func putTx(tx *bbolt.Tx, op string, e store.Entry, extra []byte) error {
 // Delete removes the entry with the identity. A missing entry is
 // ErrNotFound and leaves the revision alone.
 func (s *Store) Delete(ctx context.Context, category, name string) error {
+	category, name = store.NormalizeKey(category, name)
 	op := "delete " + store.Key{Category: category, Name: name}.String()
 	if err := store.ValidateKey(category, name); err != nil {
 		return fmt.Errorf("%s: %w", op, err)

@@ -9,76 +9,127 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/recallhq/recall/store"
 )
 
-// All walks the root: each folder is a category, each "*.md" file in it an
-// entry. It reads one file at a time, in name order, and holds no lock while
+// All walks the root: each folder is a category level (a/b/c/name.md is
+// entry "name" of category "a/b/c"), each "*.md" file an entry, and the
+// "*.md" files of the root itself are entries of RootCategory. It reads one
+// file at a time, in name order, depth first, and holds no lock while
 // yielding, so the loop body may call any method of the store.
 //
-// Skipped silently: names starting with '.' (temp files among them), files
-// that do not end in ".md", plain files in the root, folders inside a
-// category, and files removed while the walk runs. Yielded as an error item
-// wrapping ErrMalformed, and then passed over: a category folder or a
-// "*.md" file whose name breaks store.ValidateName, and a file that cannot
-// be parsed (the Entry then carries its Category and Name). Cancelling ctx,
-// or closing the store, ends the walk with one error item.
+// Skipped silently: names starting with '.' (.obsidian, .trash, .git,
+// .recall, temp files), files that do not end in ".md" (attachments), and
+// files removed while the walk runs. Everything else that could hold a note
+// but cannot be read as one is yielded as an error item wrapping
+// ErrMalformed that names the path and the reason, and then passed over,
+// so nothing is silently invisible: a "*.md" file or a folder whose name
+// breaks the rules of store.ValidateKey (every note below such a folder is
+// named), a file name not in Unicode NFC, a folder deeper than
+// store.MaxCategoryDepth, a symbolic link (never followed), a named pipe or
+// another non-regular file, a note directly in a folder named RootCategory,
+// and a file that cannot be parsed (the Entry then carries its Category and
+// Name). A root folder that has gone is one error wrapping
+// store.ErrUnavailable. Cancelling ctx, or closing the store, ends the walk
+// with one error item.
 func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 	return func(yield func(store.Entry, error) bool) {
 		if err := s.check(ctx, "all"); err != nil {
 			yield(store.Entry{}, err)
 			return
 		}
-		cats, err := os.ReadDir(s.root)
-		if err != nil {
-			yield(store.Entry{}, fmt.Errorf("all: %w", err))
-			return
-		}
-		for _, c := range cats {
-			dir := filepath.Join(s.root, c.Name())
-			if strings.HasPrefix(c.Name(), ".") || !isDir(c, dir) {
-				continue
-			}
-			if err := s.check(ctx, "all"); err != nil {
-				yield(store.Entry{}, err)
-				return
-			}
-			if err := store.ValidateName("category", c.Name()); err != nil {
-				if !yield(store.Entry{}, fmt.Errorf("%s: %w: %w", dir, ErrMalformed, err)) {
-					return
-				}
-				continue
-			}
-			if !s.walkCategory(ctx, dir, c.Name(), yield) {
-				return
-			}
-		}
+		s.walk(ctx, s.root, nil, nil, yield)
 	}
 }
 
-// walkCategory yields the entries of one folder and reports whether the
-// walk goes on.
-func (s *Store) walkCategory(ctx context.Context, dir, category string, yield func(store.Entry, error) bool) bool {
+// walk yields the entries below dir, whose category levels are cat, and
+// reports whether the walk goes on. A non-nil bad is why no note below dir
+// can be mapped; each is then reported with it.
+func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, yield func(store.Entry, error) bool) bool {
 	files, err := os.ReadDir(dir)
 	if err != nil {
-		if errors.Is(err, iofs.ErrNotExist) { // its last entry was deleted meanwhile
+		if len(cat) > 0 && errors.Is(err, iofs.ErrNotExist) { // its last entry was deleted meanwhile
 			return true
 		}
-		return yield(store.Entry{}, fmt.Errorf("all: %w", err))
+		if len(cat) == 0 {
+			if err := s.checkRoot("all"); err != nil {
+				return yield(store.Entry{}, err)
+			}
+		}
+		return yield(store.Entry{}, fmt.Errorf("all: %s: %w", dir, err))
 	}
 	for _, f := range files {
-		name, ok := strings.CutSuffix(f.Name(), ext)
-		path := filepath.Join(dir, f.Name())
-		if !ok || strings.HasPrefix(f.Name(), ".") || isDir(f, path) {
-			continue
-		}
 		if err := s.check(ctx, "all"); err != nil {
 			yield(store.Entry{}, err)
 			return false
 		}
-		if err := store.ValidateName("name", name); err != nil {
-			if !yield(store.Entry{}, fmt.Errorf("%s: %w: %w", path, ErrMalformed, err)) {
+		base := f.Name()
+		if strings.HasPrefix(base, ".") {
+			continue
+		}
+		path := filepath.Join(dir, base)
+		malformed := func(reason error) bool {
+			return yield(store.Entry{}, fmt.Errorf("%s: %w: %w", path, ErrMalformed, reason))
+		}
+		if f.Type()&iofs.ModeSymlink != 0 && !strings.HasSuffix(base, ext) {
+			// A link to a folder would hide notes; a link to an attachment
+			// hides nothing.
+			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+				if !malformed(errSymlink) {
+					return false
+				}
+			}
+			continue
+		}
+		if f.IsDir() {
+			sub, subBad := s.subCategory(dir, base, cat, bad)
+			if !s.walk(ctx, path, sub, subBad, yield) {
+				return false
+			}
+			continue
+		}
+		stem, isNote := strings.CutSuffix(base, ext)
+		if !isNote {
+			continue
+		}
+		if bad != nil {
+			if !malformed(bad) {
+				return false
+			}
+			continue
+		}
+		if f.Type()&iofs.ModeSymlink != 0 {
+			if !malformed(errSymlink) {
+				return false
+			}
+			continue
+		}
+		if !f.Type().IsRegular() {
+			if !malformed(fmt.Errorf("%w (%s); only regular files are entries", errNotRegular, fileKind(f.Type()))) {
+				return false
+			}
+			continue
+		}
+		category := RootCategory
+		if len(cat) > 0 {
+			category = strings.Join(cat, "/")
+			if category == RootCategory {
+				if !malformed(fmt.Errorf("category %s is the notes in the root folder, so a note in a folder of that name cannot be mapped; move it", RootCategory)) {
+					return false
+				}
+				continue
+			}
+		}
+		name, err := s.segment(dir, base, stem, "name")
+		if err == nil {
+			err = store.ValidateKey(category, name)
+		}
+		if err != nil {
+			if !malformed(err) {
 				return false
 			}
 			continue
@@ -92,6 +143,45 @@ func (s *Store) walkCategory(ctx context.Context, dir, category string, yield fu
 		}
 	}
 	return true
+}
+
+// subCategory returns the category levels of the folder base inside dir
+// (whose levels are cat) and, when its notes cannot be mapped, why.
+func (s *Store) subCategory(dir, base string, cat []string, bad error) ([]string, error) {
+	if bad != nil {
+		return cat, bad
+	}
+	if len(cat) >= store.MaxCategoryDepth {
+		return cat, fmt.Errorf("folder %s is deeper than %d levels, the most a category has", filepath.Join(dir, base), store.MaxCategoryDepth)
+	}
+	seg, err := s.segment(dir, base, base, "category")
+	if err == nil {
+		err = store.ValidateKey(strings.Join(append(cat[:len(cat):len(cat)], seg), "/"), "x")
+	}
+	if err != nil {
+		return cat, fmt.Errorf("folder %s cannot be a category: %w", filepath.Join(dir, base), err)
+	}
+	sub := append(cat[:len(cat):len(cat)], seg)
+	return sub, nil
+}
+
+// segment returns the NFC form of a file or folder name's segment (stem:
+// base without ".md"). A name stored in another normal form is accepted
+// only where the file system finds it under its NFC spelling too (macOS
+// does; Linux does not), since every later Get and Put use that spelling.
+func (s *Store) segment(dir, base, stem, field string) (string, error) {
+	if !utf8.ValidString(stem) || norm.NFC.IsNormalString(stem) {
+		return stem, nil
+	}
+	nfcStem := norm.NFC.String(stem)
+	nfcBase := nfcStem + strings.TrimPrefix(base, stem)
+	a, err1 := os.Lstat(filepath.Join(dir, base))
+	b, err2 := os.Lstat(filepath.Join(dir, nfcBase))
+	if err1 == nil && err2 == nil && os.SameFile(a, b) {
+		return nfcStem, nil
+	}
+	return "", &store.FieldError{Field: field, Value: stem,
+		Reason: fmt.Sprintf("is not in Unicode NFC, the form recall names are kept in; rename it to %q", nfcStem)}
 }
 
 // isDir reports whether d is a folder, following a symbolic link.

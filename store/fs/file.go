@@ -30,13 +30,19 @@ const (
 )
 
 // readEntry reads and parses one entry file. A missing file, or a folder
-// where the file should be, yields an error wrapping iofs.ErrNotExist.
+// where the file should be, yields an error wrapping iofs.ErrNotExist. It
+// never follows a symbolic link and never blocks on a named pipe: both,
+// and anything else that is not a regular file, are errors wrapping
+// ErrMalformed that name the path.
 func readEntry(path, category, name string) (store.Entry, error) {
 	e := store.Entry{Category: category, Name: name}
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow|openNonBlock, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ENOTDIR) { // the category is a plain file
 			return e, fmt.Errorf("%s: %w", path, iofs.ErrNotExist)
+		}
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&iofs.ModeSymlink != 0 {
+			return e, fmt.Errorf("%s: %w: %w", path, ErrMalformed, errSymlink)
 		}
 		return e, err
 	}
@@ -47,6 +53,14 @@ func readEntry(path, category, name string) (store.Entry, error) {
 	}
 	if fi.IsDir() {
 		return e, fmt.Errorf("%s: is a folder: %w", path, iofs.ErrNotExist)
+	}
+	if !fi.Mode().IsRegular() {
+		return e, fmt.Errorf("%s: %w: %w (%s)", path, ErrMalformed, errNotRegular, fileKind(fi.Mode()))
+	}
+	if openNoFollow == 0 { // no O_NOFOLLOW: check after the fact
+		if li, err := os.Lstat(path); err == nil && li.Mode()&iofs.ModeSymlink != 0 {
+			return e, fmt.Errorf("%s: %w: %w", path, ErrMalformed, errSymlink)
+		}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
@@ -128,22 +142,63 @@ func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMod
 	return nil
 }
 
-// ensureDir creates a category folder. The lock makes a second writer wait
-// until the first has made the new folder durable (fsync of root), so no
-// writer can report success for an entry whose folder a crash could lose.
+// ensureDir creates a category folder and the missing folders above it,
+// one level at a time, never through a symbolic link. The lock makes a
+// second writer wait until the first has made each new folder durable
+// (fsync of its parent), so no writer can report success for an entry
+// whose folder a crash could lose.
 func (s *Store) ensureDir(dir string) error {
 	s.mkdirMu.Lock()
 	defer s.mkdirMu.Unlock()
-	s.noteOwn(dir, fileState{exists: true, dir: true})
-	err := os.Mkdir(dir, 0o777)
-	switch {
-	case err == nil:
-		return syncDir(s.root)
-	case errors.Is(err, iofs.ErrExist):
-		return nil // if it is a plain file, creating the temp file says so
-	default:
-		s.forgetOwn(dir, fileState{exists: true, dir: true})
+	rel, err := filepath.Rel(s.root, dir)
+	if err != nil || rel == "." {
 		return err
+	}
+	cur := s.root
+	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
+		parent := cur
+		cur = filepath.Join(cur, seg)
+		s.noteOwn(cur, fileState{exists: true, dir: true})
+		err := os.Mkdir(cur, 0o777)
+		switch {
+		case err == nil:
+			if err := syncDir(parent); err != nil {
+				return err
+			}
+			continue
+		case !errors.Is(err, iofs.ErrExist):
+			s.forgetOwn(cur, fileState{exists: true, dir: true})
+			return err
+		}
+		s.forgetOwn(cur, fileState{exists: true, dir: true})
+		fi, err := os.Lstat(cur)
+		switch {
+		case err != nil:
+			return err
+		case fi.Mode()&iofs.ModeSymlink != 0:
+			return fmt.Errorf("%s: %w: %w", cur, ErrMalformed, errSymlink)
+		case !fi.IsDir():
+			return fmt.Errorf("%s: %w: %w", cur, ErrMalformed, errNotFolder)
+		}
+	}
+	return nil
+}
+
+// fileKind names what a non-regular file is, for messages.
+func fileKind(m iofs.FileMode) string {
+	switch {
+	case m&iofs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&iofs.ModeSocket != 0:
+		return "a socket"
+	case m&iofs.ModeDevice != 0:
+		return "a device"
+	case m&iofs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a folder"
+	default:
+		return "not a plain file"
 	}
 }
 
@@ -228,29 +283,27 @@ func mkdirAll(dir string) error {
 	return syncDir(parent)
 }
 
-// removeStaleTemps deletes temp files a crashed writer left behind. Only
-// those older than maxAge go: a younger one may belong to a write in flight
-// in another process. It is best effort; a file it cannot remove is skipped
-// by All anyway.
+// removeStaleTemps deletes temp files a crashed writer left behind, in
+// the root and every category folder below it (not following links, not
+// entering hidden folders). Only those older than maxAge go: a younger one
+// may belong to a write in flight in another process. It is best effort;
+// a file it cannot remove is skipped by All anyway.
 func removeStaleTemps(root string, maxAge time.Duration) {
-	cats, err := os.ReadDir(root)
+	removeStaleTempsIn(root, time.Now().Add(-maxAge), 0)
+}
+
+func removeStaleTempsIn(dir string, cutoff time.Time, depth int) {
+	files, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
-	cutoff := time.Now().Add(-maxAge)
-	for _, c := range cats {
-		if !c.IsDir() || strings.HasPrefix(c.Name(), ".") {
-			continue
-		}
-		dir := filepath.Join(root, c.Name())
-		files, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, f := range files {
-			if !f.Type().IsRegular() || !isTempName(f.Name()) {
-				continue
+	for _, f := range files {
+		switch {
+		case f.IsDir():
+			if depth < store.MaxCategoryDepth && !strings.HasPrefix(f.Name(), ".") {
+				removeStaleTempsIn(filepath.Join(dir, f.Name()), cutoff, depth+1)
 			}
+		case f.Type().IsRegular() && isTempName(f.Name()):
 			if fi, err := f.Info(); err == nil && fi.ModTime().Before(cutoff) {
 				os.Remove(filepath.Join(dir, f.Name()))
 			}

@@ -7,9 +7,9 @@ import (
 	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/recallhq/recall/store"
@@ -35,18 +35,26 @@ type Options struct {
 
 	// Watch tunes Store.Watch; it has no effect unless Watch is called.
 	Watch WatchOptions
+
+	// Case says whether the root's file system tells names apart by case;
+	// the zero value (CaseAuto) has Open find out. On a case-insensitive
+	// one, Put refuses an identity that differs only by case from an
+	// existing entry instead of overwriting that entry.
+	Case CaseMode
 }
 
 // Store keeps entries as markdown files under a root folder. It is safe for
 // concurrent use by multiple goroutines.
 type Store struct {
-	root    string
-	opts    Options
-	rev     atomic.Uint64
-	closed  atomic.Bool
-	locks   keyLocks   // serialises writes to one entry
-	mkdirMu sync.Mutex // see ensureDir
-	watch   watchState // see Watch
+	root     string
+	rootDev  uint64 // the root's device at Open; 0 if unknown
+	caseMode CaseMode
+	opts     Options
+	rev      atomic.Uint64
+	closed   atomic.Bool
+	locks    keyLocks   // serialises writes to one entry
+	mkdirMu  sync.Mutex // see ensureDir
+	watch    watchState // see Watch
 
 	vectors vectorFiles // the embedding vector cache, see vectors.go
 }
@@ -70,6 +78,20 @@ func Open(root string, opts *Options) (*Store, error) {
 	if err := mkdirAll(abs); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", root, err)
 	}
+	// The root may be a symbolic link (~/notes -> /data/notes); links
+	// below it are never followed (see walkDir).
+	if abs, err = filepath.EvalSymlinks(abs); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", root, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", root, err)
+	}
+	dev, _ := deviceOf(fi)
+	cm := o.Case
+	if cm == CaseAuto {
+		cm = probeCase(abs)
+	}
 	age := o.StaleTempAge
 	if age == 0 {
 		age = defaultStaleTempAge
@@ -78,12 +100,14 @@ func Open(root string, opts *Options) (*Store, error) {
 		removeStaleTemps(abs, age)
 		removeStaleVectorTemps(abs, age)
 	}
-	return &Store{root: abs, opts: o}, nil
+	return &Store{root: abs, rootDev: dev, caseMode: cm, opts: o}, nil
 }
 
 // Path returns the file that holds (or would hold) the entry, without
 // touching the disk.
+// Notes of RootCategory sit in the root itself.
 func (s *Store) Path(category, name string) (string, error) {
+	category, name = store.NormalizeKey(category, name)
 	if err := store.ValidateKey(category, name); err != nil {
 		return "", err
 	}
@@ -91,10 +115,11 @@ func (s *Store) Path(category, name string) (string, error) {
 }
 
 func (s *Store) path(category, name string) string {
-	return filepath.Join(s.root, category, name+ext)
+	return filepath.Join(s.root, relDir(category), name+ext)
 }
 
-// check is the prologue of every method.
+// check is the prologue of every method: the store is open, ctx is live
+// and the root folder is still there.
 func (s *Store) check(ctx context.Context, op string) error {
 	if s.closed.Load() {
 		return fmt.Errorf("%s: %w", op, store.ErrClosed)
@@ -102,7 +127,7 @@ func (s *Store) check(ctx context.Context, op string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	return nil
+	return s.checkRoot(op)
 }
 
 // Get reads the entry's file. A file whose front matter or content is
@@ -111,11 +136,12 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 	if err := s.check(ctx, "get"); err != nil {
 		return store.Entry{}, err
 	}
+	category, name = store.NormalizeKey(category, name)
 	if err := store.ValidateKey(category, name); err != nil {
 		return store.Entry{}, err
 	}
-	e, err := readEntry(s.path(category, name), category, name)
-	if errors.Is(err, iofs.ErrNotExist) {
+	e, err := s.read(category, name)
+	if missing(err) {
 		return store.Entry{}, fmt.Errorf("get %s:%s: %w", category, name, store.ErrNotFound)
 	}
 	if err != nil {
@@ -132,6 +158,7 @@ func (s *Store) Put(ctx context.Context, e store.Entry) error {
 	if err := s.check(ctx, "put"); err != nil {
 		return err
 	}
+	e = store.Normalize(e)
 	if err := store.Validate(e); err != nil {
 		return err
 	}
@@ -155,6 +182,7 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 	if err := s.check(ctx, "update"); err != nil {
 		return err
 	}
+	category, name = store.NormalizeKey(category, name)
 	if err := store.ValidateKey(category, name); err != nil {
 		return err
 	}
@@ -164,9 +192,9 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 		return fmt.Errorf("update %s: %w", key, err)
 	}
 	defer unlock()
-	old, err := readEntry(s.path(category, name), category, name)
+	old, err := s.read(category, name)
 	found := err == nil
-	if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+	if err != nil && !missing(err) {
 		return fmt.Errorf("update %s: %w", key, err)
 	}
 	if !found {
@@ -179,6 +207,7 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 	if err != nil {
 		return err
 	}
+	e = store.Normalize(e)
 	if e.Key() != key {
 		return fmt.Errorf("update %s: %w: the update function returned %s, another identity", key, store.ErrInvalid, e.Key())
 	}
@@ -194,17 +223,33 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 // writeLocked writes e's file; the caller validated e and holds its lock.
 // Only Created carries over from the file it replaces, when e leaves it
 // zero: the one upsert rule of this backend.
+//
+// It never writes through a symbolic link: a linked category folder is an
+// error, and a link (or a named pipe) at the entry's path is replaced by
+// the new file, its target untouched. A folder at the entry's path is an
+// error.
 func (s *Store) writeLocked(e store.Entry) error {
 	path := s.path(e.Category, e.Name)
+	if _, err := s.walkDir(e.Category); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		return fmt.Errorf("put %s: %w", e.Key(), err)
+	}
 	var perm iofs.FileMode
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-		perm = fi.Mode().Perm()
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("put %s: %s: %w: is a folder where the entry's file belongs; rename or remove the folder", e.Key(), path, ErrMalformed)
+		}
+		if fi.Mode().IsRegular() {
+			perm = fi.Mode().Perm()
+		}
+	}
+	if err := s.checkCase(e); err != nil {
+		return err
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	m := e.Meta
 	if m.Created.IsZero() {
 		// Best effort: a broken old file must not stop its replacement.
-		if old, err := readEntry(path, e.Category, e.Name); err == nil {
+		if old, err := s.read(e.Category, e.Name); err == nil {
 			m.Created = old.Meta.Created
 		}
 		if m.Created.IsZero() {
@@ -251,6 +296,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	if err := s.check(ctx, "delete"); err != nil {
 		return err
 	}
+	category, name = store.NormalizeKey(category, name)
 	if err := store.ValidateKey(category, name); err != nil {
 		return err
 	}
@@ -262,22 +308,26 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	defer unlock()
 
 	path := s.path(category, name)
-	dir := filepath.Dir(path)
-	notFound := func(err error) bool {
-		return errors.Is(err, iofs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+	dir, err := s.walkDir(category)
+	if err != nil {
+		if missing(err) {
+			return fmt.Errorf("delete %s: %w", key, store.ErrNotFound)
+		}
+		return fmt.Errorf("delete %s: %w", key, err)
 	}
 	// Opened first: once the file is gone, a concurrent Delete may remove
 	// the folder, and the fsync below must still reach it.
 	d, err := os.Open(dir)
 	if err != nil {
-		if notFound(err) {
+		if missing(err) {
 			return fmt.Errorf("delete %s: %w", key, store.ErrNotFound)
 		}
 		return fmt.Errorf("delete %s: %w", key, err)
 	}
 	defer d.Close()
-	if fi, err := os.Stat(path); err != nil || fi.IsDir() {
-		if err == nil || notFound(err) {
+	// Lstat: a symbolic link at the path is removed itself, never its target.
+	if fi, err := os.Lstat(path); err != nil || fi.IsDir() {
+		if err == nil || missing(err) {
 			return fmt.Errorf("delete %s: %w", key, store.ErrNotFound)
 		}
 		return fmt.Errorf("delete %s: %w", key, err)
@@ -285,7 +335,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	s.noteOwn(path, fileState{})
 	if err := os.Remove(path); err != nil {
 		s.forgetOwn(path, fileState{})
-		if notFound(err) { // removed by hand meanwhile
+		if missing(err) { // removed by hand meanwhile
 			return fmt.Errorf("delete %s: %w", key, store.ErrNotFound)
 		}
 		return fmt.Errorf("delete %s: %w", key, err)
@@ -294,17 +344,37 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	if err := syncOpenDir(d); err != nil {
 		return fmt.Errorf("delete %s: %w", key, err)
 	}
-	// Fails while the folder holds anything else, which is the point. A
-	// symbolic link to a folder is left alone: removing it would not fail.
-	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
-		s.noteOwn(dir, fileState{})
-		if os.Remove(dir) == nil {
-			_ = syncDir(s.root)
-		} else {
-			s.forgetOwn(dir, fileState{})
-		}
-	}
+	s.removeEmptyDirs(dir)
 	return nil
+}
+
+// removeEmptyDirs removes dir and then each parent up to (not including)
+// the root, while they are empty. Removing a folder that holds anything
+// fails, which is the point; a symbolic link is never removed.
+func (s *Store) removeEmptyDirs(dir string) {
+	for dir != s.root && strings.HasPrefix(dir, s.root+string(filepath.Separator)) {
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() {
+			return
+		}
+		s.noteOwn(dir, fileState{})
+		if os.Remove(dir) != nil {
+			s.forgetOwn(dir, fileState{})
+			return
+		}
+		parent := filepath.Dir(dir)
+		_ = syncDir(parent)
+		dir = parent
+	}
+}
+
+// read reads the entry's file after checking that no folder on its way is
+// a symbolic link.
+func (s *Store) read(category, name string) (store.Entry, error) {
+	if _, err := s.walkDir(category); err != nil {
+		return store.Entry{Category: category, Name: name}, err
+	}
+	return readEntry(s.path(category, name), category, name)
 }
 
 // Revision returns the number of successful writes this Store made. Files

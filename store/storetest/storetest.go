@@ -29,6 +29,9 @@ func Run(t *testing.T, open Open) {
 		{"Revision", testRevision},
 		{"Invalid", testInvalid},
 		{"Unicode", testUnicode},
+		{"Names", testNames},
+		{"NestedCategories", testNestedCategories},
+		{"NFC", testNFC},
 		{"Meta", testMeta},
 		{"AllExactlyOnce", testAllExactlyOnce},
 		{"WriteDuringAll", testWriteDuringAll},
@@ -190,9 +193,44 @@ func testInvalid(t *testing.T, s store.Store) {
 		{"dotdot category", store.Entry{Category: "..", Name: "n", Content: "c"}, "category"},
 		{"leading dot", store.Entry{Category: "c", Name: ".hidden", Content: "c"}, "name"},
 		{"too long name", store.Entry{Category: "c", Name: long, Content: "c"}, "name"},
+		{"trailing dot", store.Entry{Category: "c", Name: "x.", Content: "c"}, "name"},
+		{"trailing space", store.Entry{Category: "c ", Name: "x", Content: "c"}, "category"},
+		{"device name", store.Entry{Category: "c", Name: "CON", Content: "c"}, "name"},
+		{"device name with extension", store.Entry{Category: "c", Name: "nul.txt", Content: "c"}, "name"},
+		{"device name as category level", store.Entry{Category: "a/lpt1", Name: "x", Content: "c"}, "category"},
+		{"empty category level", store.Entry{Category: "a//b", Name: "x", Content: "c"}, "category"},
+		{"leading slash", store.Entry{Category: "/a", Name: "x", Content: "c"}, "category"},
+		{"trailing slash", store.Entry{Category: "a/", Name: "x", Content: "c"}, "category"},
+		{"dotdot category level", store.Entry{Category: "a/../b", Name: "x", Content: "c"}, "category"},
+		{"hidden category level", store.Entry{Category: "a/.obsidian", Name: "x", Content: "c"}, "category"},
+		{"category too deep", store.Entry{Category: "1/2/3/4/5/6/7/8/9", Name: "x", Content: "c"}, "category"},
 		{"invalid UTF-8 name", store.Entry{Category: "c", Name: "a\xffb", Content: "c"}, "name"},
 		{"invalid UTF-8 content", store.Entry{Category: "c", Name: "n", Content: "ok\xc3\x28"}, "content"},
 		{"content too large", store.Entry{Category: "c", Name: "n", Content: strings.Repeat("a", store.MaxContentBytes+1)}, "content"},
+	}
+	for _, r := range `/\:[]|#^<>"?*` + "\x00\x01\x1f\x7f\u0085" {
+		cases = append(cases,
+			struct {
+				desc  string
+				e     store.Entry
+				field string
+			}{fmt.Sprintf("%q in name", r), store.Entry{Category: "c", Name: "a" + string(r) + "b", Content: "c"}, "name"})
+		if r != '/' {
+			cases = append(cases,
+				struct {
+					desc  string
+					e     store.Entry
+					field string
+				}{fmt.Sprintf("%q in category", r), store.Entry{Category: "a/b" + string(r), Name: "n", Content: "c"}, "category"})
+		}
+	}
+	for _, d := range []string{"CON", "prn", "Aux", "NUL", "COM1", "com9", "LPT1", "lpt9", "con.md", "AUX.tar.gz"} {
+		cases = append(cases,
+			struct {
+				desc  string
+				e     store.Entry
+				field string
+			}{"device name " + d, store.Entry{Category: "c", Name: d, Content: "c"}, "name"})
 	}
 	r0 := rev(t, s)
 	for _, tc := range cases {
@@ -469,5 +507,158 @@ func testClosed(t *testing.T, s store.Store) {
 		if !errors.Is(checks[n], store.ErrClosed) {
 			t.Errorf("%s after Close = %v, want ErrClosed", n, checks[n])
 		}
+	}
+}
+
+// testNames: any printable character of any script except the few that
+// break links or file names (SPEC §1).
+func testNames(t *testing.T, s store.Store) {
+	names := []string{
+		"Budget (2025)", "Tom's notes", "Q&A", "C++", "Hello, world", "50% done",
+		"semi;colon", "wow!", "~tilde", "a+b", "emoji 🎉", "👨‍👩‍👧 family", "三亚之行",
+		"v1.2 notes_final-draft", " leading space", "con_sole", "COM10", "x.md",
+		"{braces} $dollar @at =eq `tick`", strings.Repeat("名", 66),
+	}
+	cats := []string{"punct (1)", "Q&A", "旅行", "emoji 🎉"}
+	var want []store.Entry
+	for i, n := range names {
+		e := store.Entry{Category: cats[i%len(cats)], Name: n, Content: "content of " + n}
+		mustPut(t, s, e)
+		want = append(want, e)
+	}
+	all := collect(t, s)
+	if len(all) != len(want) {
+		t.Errorf("All yielded %d entries, want %d", len(all), len(want))
+	}
+	for _, w := range want {
+		got, err := s.Get(ctx, w.Category, w.Name)
+		if err != nil {
+			t.Errorf("Get %s: %v", w.Key(), err)
+			continue
+		}
+		if got.Content != w.Content || got.Key() != w.Key() {
+			t.Errorf("Get %s = %s %q", w.Key(), got.Key(), got.Content)
+		}
+		if a, ok := all[w.Key()]; !ok || a.Content != w.Content {
+			t.Errorf("All: %s missing or wrong (%q)", w.Key(), a.Content)
+		}
+	}
+	for _, w := range want {
+		if err := s.Delete(ctx, w.Category, w.Name); err != nil {
+			t.Errorf("Delete %s: %v", w.Key(), err)
+		}
+	}
+	if n := len(collect(t, s)); n != 0 {
+		t.Errorf("%d entries left after deleting all", n)
+	}
+}
+
+// testNestedCategories: a category is a hierarchy of up to 8 levels; a
+// category and its sub-categories are distinct identities, and an entry
+// may share its name with a sub-category.
+func testNestedCategories(t *testing.T, s store.Store) {
+	entries := []store.Entry{
+		{Category: "trips", Name: "index", Content: "all trips"},
+		{Category: "trips/2024", Name: "index", Content: "trips of 2024"},
+		{Category: "trips/2024/spring", Name: "Kyoto Trip", Content: "temples"},
+		{Category: "trips", Name: "2024", Content: "an entry named like the sub-category"},
+		{Category: "trips-old", Name: "index", Content: "sorts between trips and trips/…"},
+		{Category: "1/2/3/4/5/6/7/8", Name: "deep", Content: "eight levels"},
+		{Category: "项目/港口", Name: "预算 (2025)", Content: "nested Chinese"},
+	}
+	for _, e := range entries {
+		mustPut(t, s, e)
+	}
+	all := collect(t, s)
+	if len(all) != len(entries) {
+		t.Errorf("All yielded %d entries, want %d: %v", len(all), len(entries), all)
+	}
+	for _, w := range entries {
+		got, err := s.Get(ctx, w.Category, w.Name)
+		if err != nil {
+			t.Errorf("Get %s: %v", w.Key(), err)
+			continue
+		}
+		if got.Content != w.Content {
+			t.Errorf("Get %s content %q, want %q", w.Key(), got.Content, w.Content)
+		}
+		if all[w.Key()].Content != w.Content {
+			t.Errorf("All: %s content %q, want %q", w.Key(), all[w.Key()].Content, w.Content)
+		}
+	}
+	if _, err := s.Get(ctx, "trips/2024", "spring"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Get of a sub-category as an entry = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Get(ctx, "trips/2024/spring/Kyoto Trip", "x"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Get below an entry = %v, want ErrNotFound", err)
+	}
+	// Deleting the parent's entries leaves the children alone, and back.
+	if err := s.Delete(ctx, "trips", "index"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, "trips", "2024"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "trips/2024/spring", "Kyoto Trip"); err != nil {
+		t.Errorf("child lost after deleting the parent's entries: %v", err)
+	}
+	if err := s.Delete(ctx, "trips/2024/spring", "Kyoto Trip"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, "trips/2024", "index"); err != nil {
+		t.Fatal(err)
+	}
+	got := collect(t, s)
+	if len(got) != 3 {
+		t.Errorf("after deletes All yielded %v, want 3 entries", got)
+	}
+	mustPut(t, s, store.Entry{Category: "trips/2024/spring", Name: "again", Content: "x"})
+	if _, err := s.Get(ctx, "trips/2024/spring", "again"); err != nil {
+		t.Errorf("Put into a re-created nested category: %v", err)
+	}
+}
+
+// testNFC: identities are NFC; the same name typed in NFD is the same
+// identity (SPEC §1).
+func testNFC(t *testing.T, s store.Store) {
+	nfdCat, nfdName := "cafés", "Zoë Ångström"
+	nfcCat, nfcName := "cafés", "Zoë Ångström"
+	mustPut(t, s, store.Entry{Category: nfdCat, Name: nfdName, Content: "first, é"})
+	for _, k := range [][2]string{{nfdCat, nfdName}, {nfcCat, nfcName}, {nfcCat, nfdName}} {
+		got, err := s.Get(ctx, k[0], k[1])
+		if err != nil {
+			t.Errorf("Get(%q, %q): %v", k[0], k[1], err)
+			continue
+		}
+		if got.Category != nfcCat || got.Name != nfcName {
+			t.Errorf("Get returned identity %q:%q, want the NFC %q:%q", got.Category, got.Name, nfcCat, nfcName)
+		}
+		if got.Content != "first, é" {
+			t.Errorf("content was normalised: %q", got.Content)
+		}
+	}
+	mustPut(t, s, store.Entry{Category: nfcCat, Name: nfcName, Content: "second"})
+	all := collect(t, s)
+	if len(all) != 1 {
+		t.Fatalf("NFD and NFC Puts made %d entries, want 1: %v", len(all), all)
+	}
+	if e, ok := all[store.Key{Category: nfcCat, Name: nfcName}]; !ok || e.Content != "second" {
+		t.Errorf("All yielded %v, want the NFC identity with the second content", all)
+	}
+	err := s.Update(ctx, nfdCat, nfdName, func(old store.Entry, found bool) (store.Entry, error) {
+		if !found || old.Content != "second" {
+			return old, fmt.Errorf("Update saw found=%v content %q", found, old.Content)
+		}
+		old.Content = "third"
+		return old, nil
+	})
+	if err != nil {
+		t.Errorf("Update through the NFD spelling: %v", err)
+	}
+	if err := s.Delete(ctx, nfdCat, nfdName); err != nil {
+		t.Errorf("Delete through the NFD spelling: %v", err)
+	}
+	if n := len(collect(t, s)); n != 0 {
+		t.Errorf("%d entries left after Delete", n)
 	}
 }

@@ -1,0 +1,13 @@
+//go:build !unix
+
+package fs
+
+import iofs "io/fs"
+
+// Without O_NOFOLLOW, readEntry's Lstat check alone keeps links out.
+const (
+	openNoFollow = 0
+	openNonBlock = 0
+)
+
+func deviceOf(iofs.FileInfo) (uint64, bool) { return 0, false }

@@ -1,0 +1,24 @@
+//go:build unix
+
+package fs
+
+import (
+	iofs "io/fs"
+	"syscall"
+)
+
+// Flags for opening entry files: never through a symbolic link, and never
+// blocking on a named pipe that sits where an entry belongs.
+const (
+	openNoFollow = syscall.O_NOFOLLOW
+	openNonBlock = syscall.O_NONBLOCK
+)
+
+// deviceOf returns the device a file is on.
+func deviceOf(fi iofs.FileInfo) (uint64, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Dev), true //nolint:unconvert // int32 on some platforms
+}

@@ -1,0 +1,125 @@
+package store
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestValidateNameAllowed(t *testing.T) {
+	for _, s := range []string{
+		"Budget (2025)", "Tom's notes", "Q&A", "C++", "Hello, world", "50% done",
+		"a;b", "wow!", "~home", "a+b=c", "三亚之行", "Zoë Ångström", "🎉 party",
+		"👨‍👩‍👧 family", "v1.2", " leading space", "a\u00a0b", "con_sole", "COM10", "LPT0",
+		"console", "auxiliary", "nul-safe", "x.md", strings.Repeat("长", 66), // 198 bytes
+		"it's {braces} $dollar @at `tick` =eq",
+	} {
+		if err := ValidateName("name", s); err != nil {
+			t.Errorf("ValidateName(%q) = %v, want nil", s, err)
+		}
+	}
+}
+
+func TestValidateNameRefused(t *testing.T) {
+	cases := map[string]string{
+		"":                       "empty",
+		".":                      ". or ..",
+		"..":                     ". or ..",
+		".hidden":                "start with '.'",
+		"trailing.":              "end with '.'",
+		"trailing ":              "end with a space",
+		"a\x00b":                 "NUL",
+		"a\nb":                   "control",
+		"a\x7fb":                 "control",
+		"a\u0085b":               "control",
+		"a\u202eb":               "not allowed", // bidi override
+		"a\xffb":                 "UTF-8",
+		strings.Repeat("x", 201): "bytes",
+	}
+	for _, r := range `/\:[]|#^<>"?*` {
+		cases["a"+string(r)+"b"] = "not allowed"
+	}
+	for _, d := range []string{"CON", "con", "Prn", "aux", "NUL", "nul.txt", "COM1", "com9.tar.gz", "LPT3", "lpt¹", "CON .txt"} {
+		cases[d] = "device"
+	}
+	for s, want := range cases {
+		err := ValidateName("name", s)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != "name" || !errors.Is(err, ErrInvalid) {
+			t.Errorf("ValidateName(%q) = %v, want a FieldError for name", s, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("ValidateName(%q) = %q, want it to mention %q", s, err, want)
+		}
+	}
+}
+
+func TestValidateCategory(t *testing.T) {
+	for _, c := range []string{"a", "a/b", "projects/harbor", "trips/2024/spring", "1/2/3/4/5/6/7/8", "旅行/日本", "Q&A/C++"} {
+		if err := ValidateCategory(c); err != nil {
+			t.Errorf("ValidateCategory(%q) = %v", c, err)
+		}
+		if err := ValidateName("category", c); err != nil {
+			t.Errorf("ValidateName(category, %q) = %v", c, err)
+		}
+	}
+	for c, want := range map[string]string{
+		"":                  "empty",
+		"/a":                "empty level",
+		"a/":                "empty level",
+		"a//b":              "empty level",
+		"1/2/3/4/5/6/7/8/9": "levels",
+		"a/../b":            ". or ..",
+		"a/.git":            "start with '.'",
+		"a/con":             "device",
+		"a/b:c":             "not allowed",
+		`a\b`:               "not allowed",
+	} {
+		err := ValidateCategory(c)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != "category" {
+			t.Errorf("ValidateCategory(%q) = %v, want a FieldError for category", c, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("ValidateCategory(%q) = %q, want it to mention %q", c, err, want)
+		}
+	}
+}
+
+func TestValidateNFC(t *testing.T) {
+	nfd := "Cafe\u0301" // é as e + combining acute
+	if err := ValidateName("name", nfd); err != nil {
+		t.Fatalf("NFD name refused: %v", err)
+	}
+	if c, n := NormalizeKey("re\u0301sume\u0301", nfd); c != "résumé" || n != "Café" {
+		t.Errorf("NormalizeKey = %q, %q", c, n)
+	}
+	// The byte limit applies to the NFC form: 100 × (e + U+0301) is 300
+	// bytes in NFD, 200 in NFC.
+	if err := ValidateName("name", strings.Repeat("e\u0301", 100)); err != nil {
+		t.Errorf("200-byte NFC name given in NFD refused: %v", err)
+	}
+	e := Normalize(Entry{Category: "a\u0301", Name: nfd, Content: "e\u0301"})
+	if e.Category != "á" || e.Name != "Café" || e.Content != "e\u0301" {
+		t.Errorf("Normalize = %+v; content must stay as given", e)
+	}
+}
+
+func TestValidateKeyLegacy(t *testing.T) {
+	// Names older recall versions wrote: readable, not writable.
+	for _, k := range [][2]string{{"con", "x"}, {"a", "trailing."}, {"a", "trailing "}, {"a", "nul"}} {
+		if err := ValidateKey(k[0], k[1]); err != nil {
+			t.Errorf("ValidateKey(%q, %q) = %v, want nil (legacy names stay readable)", k[0], k[1], err)
+		}
+		if err := Validate(Entry{Category: k[0], Name: k[1]}); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Validate(%q, %q) = %v, want ErrInvalid", k[0], k[1], err)
+		}
+	}
+	for _, k := range [][2]string{{"..", "x"}, {"a", "b/c"}, {"a", ""}, {"a:b", "c"}} {
+		if err := ValidateKey(k[0], k[1]); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ValidateKey(%q, %q) = %v, want ErrInvalid", k[0], k[1], err)
+		}
+	}
+}
