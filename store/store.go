@@ -24,7 +24,7 @@ var (
 	// check: an entry whose checksum does not match, a store file whose
 	// structure is damaged. The message names the entry or the file. A
 	// damaged entry is reported, never served.
-	ErrCorrupt = errors.New("store data is damaged")
+	ErrCorrupt = errors.New("damaged")
 	// ErrUnavailable is wrapped by errors of a store that cannot be reached
 	// at all (a folder store whose root was removed or unmounted, a
 	// database that does not answer), as opposed to one that is reachable

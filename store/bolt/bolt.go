@@ -6,8 +6,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"iter"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bbolt "go.etcd.io/bbolt"
@@ -28,8 +31,9 @@ var (
 )
 
 // FormatVersion is the version of the file layout this package writes and
-// reads. Open refuses files with a higher version.
-const FormatVersion = 1
+// reads. Open refuses files with a higher version and migrates files of
+// version 1 (entry values without a checksum) to it.
+const FormatVersion = 2
 
 // Bucket names (bucketVectors is in vectors.go). A bucket added to
 // initBuckets later is created in older files on their next Open.
@@ -81,6 +85,10 @@ type Store struct {
 	mu     sync.RWMutex
 	closed bool
 	db     *bbolt.DB
+
+	// broken is set when bbolt panicked or faulted on the file's
+	// structure; from then on every call fails with it (see guard).
+	broken atomic.Pointer[error]
 }
 
 var _ store.Store = (*Store)(nil)
@@ -104,32 +112,49 @@ func Open(path string, opts *Options) (*Store, error) {
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
 	}
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{
-		Timeout:      o.Timeout,
-		NoSync:       o.NoSync,
-		FreelistType: bbolt.FreelistMapType,
+	if err := verifyFile(path); err != nil {
+		return nil, fmt.Errorf("open %s: store file %s is %w: %v; restore it from a backup", path, path, store.ErrCorrupt, err)
+	}
+	var db *bbolt.DB
+	err := guarded(func() error {
+		var err error
+		db, err = bbolt.Open(path, 0o600, &bbolt.Options{
+			Timeout:      o.Timeout,
+			NoSync:       o.NoSync,
+			FreelistType: bbolt.FreelistMapType,
+		})
+		return err
 	})
+	var pe *panicError
 	switch {
+	case errors.As(err, &pe):
+		return nil, fmt.Errorf("open %s: store file %s is %w: bbolt failed reading it (%v); restore it from a backup", path, path, store.ErrCorrupt, pe.v)
+	case errors.Is(err, berrors.ErrChecksum):
+		return nil, fmt.Errorf("open %s: store file %s is %w: both of its meta pages fail their checksum (%v)", path, path, store.ErrCorrupt, err)
 	case errors.Is(err, berrors.ErrTimeout):
 		return nil, fmt.Errorf("open %s: %w (waited %v; another recall command or server is using it; wait or talk to that server)",
 			path, store.ErrLocked, o.Timeout)
-	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch):
 		return nil, fmt.Errorf("open %s: %w: the file is not a bbolt database (%v)", path, ErrNotDatabase, err)
 	case err != nil:
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	if err := initialise(db); err != nil {
+	if err := guarded(func() error { return initialise(db) }); err != nil {
 		_ = db.Close()
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("open %s: store file %s is %w: bbolt failed reading it (%v); restore it from a backup", path, path, store.ErrCorrupt, pe.v)
+		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return &Store{path: path, db: db}, nil
 }
 
-// initialise checks the file's format and creates missing buckets. It only
-// writes when something is missing, so opening an up-to-date file costs no
-// fsync, and it never writes to a file it refuses.
+// initialise checks the file's format, creates missing buckets and
+// migrates a file of an older format. It only writes when something is
+// missing or old, so opening an up-to-date file costs no fsync, and it
+// never writes to a file it refuses.
 func initialise(db *bbolt.DB) error {
-	needWrite := false
+	needWrite, migrate := false, false
 	err := db.View(func(tx *bbolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -151,6 +176,9 @@ func initialise(db *bbolt.DB) error {
 		if v > FormatVersion {
 			return fmt.Errorf("%w: format version %d, this recall reads up to %d; upgrade recall", ErrNewerFormat, v, FormatVersion)
 		}
+		if v < FormatVersion {
+			needWrite, migrate = true, true
+		}
 		for _, name := range initBuckets {
 			if tx.Bucket(name) == nil {
 				needWrite = true
@@ -166,18 +194,56 @@ func initialise(db *bbolt.DB) error {
 		if err != nil {
 			return err
 		}
-		if meta.Get(keyFormat) == nil {
-			if err := meta.Put(keyFormat, binary.AppendUvarint(nil, FormatVersion)); err != nil {
-				return err
-			}
-		}
 		for _, name := range initBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
 		}
+		if migrate {
+			if err := migrateV1(tx.Bucket(bucketEntries)); err != nil {
+				return fmt.Errorf("migrate from format version 1: %w", err)
+			}
+		}
+		if meta.Get(keyFormat) == nil || migrate {
+			if err := meta.Put(keyFormat, binary.AppendUvarint(nil, FormatVersion)); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
+}
+
+// migrateV1 rewrites the entry values of format version 1 (no checksum)
+// as version 2, inside the transaction that also records the new format
+// version: after a crash the file is wholly old or wholly new. The fields
+// are kept byte for byte; only the version byte changes and the CRC is
+// added. A value that does not decode as version 1 is left as it is, and
+// is reported as damaged when read, as any damaged value is. The revision
+// does not move: no entry changed.
+func migrateV1(entries *bbolt.Bucket) error {
+	type kv struct{ k, v []byte }
+	var todo []kv
+	c := entries.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if v == nil || len(v) == 0 || v[0] != valueVersionV1 {
+			continue
+		}
+		if _, _, err := decodeValueV1(v); err != nil {
+			continue
+		}
+		nv := make([]byte, 0, len(v)+crcSize)
+		nv = append(nv, valueVersion)
+		nv = append(nv, v[1:]...)
+		nv = binary.LittleEndian.AppendUint32(nv, crc32.Update(crc32.Checksum(k, castagnoli), castagnoli, nv))
+		todo = append(todo, kv{bytes.Clone(k), nv})
+	}
+	// Written after the walk: bbolt cursors do not survive writes.
+	for _, e := range todo {
+		if err := entries.Put(e.k, e.v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func formatVersion(meta *bbolt.Bucket) (uint64, error) {
@@ -193,7 +259,8 @@ func formatVersion(meta *bbolt.Bucket) (uint64, error) {
 func (s *Store) Path() string { return s.path }
 
 // use runs fn while holding the close guard, after checking that the store
-// is open and ctx is live. op names the operation in errors.
+// is open and ctx is live, and turns a panic or memory fault inside bbolt
+// into an error (see guarded). op names the operation in errors.
 func (s *Store) use(ctx context.Context, op string, fn func() error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -203,7 +270,60 @@ func (s *Store) use(ctx context.Context, op string, fn func() error) error {
 	if s.closed {
 		return fmt.Errorf("%s %s: %w", op, s.path, store.ErrClosed)
 	}
+	if p := s.broken.Load(); p != nil {
+		return fmt.Errorf("%s: %w", op, *p)
+	}
+	err := guarded(fn)
+	var pe *panicError
+	if errors.As(err, &pe) {
+		damage := fmt.Errorf("store file %s is %w: bbolt failed reading it (%v); restore it from a backup", s.path, store.ErrCorrupt, pe.v)
+		s.broken.CompareAndSwap(nil, &damage)
+		return fmt.Errorf("%s: %w", op, damage)
+	}
+	return err
+}
+
+// panicError is a panic, or a memory fault, that guarded recovered.
+type panicError struct{ v any }
+
+func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.v) }
+
+// updatePanic carries a panic of the function given to Update through
+// guarded, which re-raises it: only bbolt's own panics mean damage.
+type updatePanic struct{ v any }
+
+// guarded runs fn with memory faults turned into panics
+// (debug.SetPanicOnFault) and recovers any panic into a *panicError.
+//
+// bbolt reads the file through a memory map and trusts what it finds: a
+// page damaged after Open's verification (verify.go) can make it index out
+// of range, or touch memory past the end of the file, which without
+// SetPanicOnFault kills the process with SIGBUS or SIGSEGV. bbolt's View
+// and Update roll their transaction back while the panic unwinds.
+func guarded(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if up, ok := r.(updatePanic); ok {
+			panic(up.v)
+		}
+		err = &panicError{v: r}
+	}()
 	return fn()
+}
+
+// callUpdateFunc calls the function given to Update, marking a panic of
+// its own so that guarded does not take it for damage.
+func callUpdateFunc(fn func(store.Entry, bool) (store.Entry, error), old store.Entry, found bool) (store.Entry, error) {
+	defer func() {
+		if r := recover(); r != nil {
+			panic(updatePanic{r})
+		}
+	}()
+	return fn(old, found)
 }
 
 // Get returns the entry with the identity.
@@ -216,13 +336,14 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 	e := store.Entry{Category: category, Name: name}
 	err := s.use(ctx, op, func() error {
 		return s.db.View(func(tx *bbolt.Tx) error {
-			v := tx.Bucket(bucketEntries).Get(encodeKey(category, name))
+			key := encodeKey(category, name)
+			v := tx.Bucket(bucketEntries).Get(key)
 			if v == nil {
 				return fmt.Errorf("%s: %w", op, store.ErrNotFound)
 			}
 			var err error
-			if e.Content, e.Meta, err = decodeValue(v); err != nil {
-				return fmt.Errorf("%s: %w", op, err)
+			if e.Content, e.Meta, err = decodeValue(key, v); err != nil {
+				return fmt.Errorf("%s: entry in %s: %w", op, s.path, err)
 			}
 			return nil
 		})
@@ -269,11 +390,11 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 			found := v != nil
 			if found {
 				var err error
-				if old.Content, old.Meta, err = decodeValue(v); err != nil {
-					return fmt.Errorf("%s: %w", op, err)
+				if old.Content, old.Meta, err = decodeValue(key, v); err != nil {
+					return fmt.Errorf("%s: entry in %s: %w", op, s.path, err)
 				}
 			}
-			e, err := fn(old, found)
+			e, err := callUpdateFunc(fn, old, found)
 			if err != nil {
 				return err
 			}
@@ -318,7 +439,7 @@ func putTx(tx *bbolt.Tx, op string, e store.Entry, extra []byte) error {
 	if m.Created.IsZero() {
 		if old := entries.Get(key); old != nil {
 			// A damaged old record only loses its creation time.
-			m.Created, _ = decodeCreated(old)
+			m.Created, _ = decodeCreated(key, old)
 		}
 		if m.Created.IsZero() {
 			m.Created = now
@@ -327,7 +448,7 @@ func putTx(tx *bbolt.Tx, op string, e store.Entry, extra []byte) error {
 	if m.Updated.IsZero() {
 		m.Updated = now
 	}
-	if err := entries.Put(key, appendValue(nil, e.Content, m, extra)); err != nil {
+	if err := entries.Put(key, appendValue(nil, key, e.Content, m, extra)); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	return bump(tx)
@@ -453,7 +574,7 @@ func decodeItem(k, v []byte) (it item) {
 		return it
 	}
 	it.e.Category, it.e.Name = cat, name
-	if it.e.Content, it.e.Meta, err = decodeValue(v); err != nil {
+	if it.e.Content, it.e.Meta, err = decodeValue(k, v); err != nil {
 		it.err = fmt.Errorf("all: entry %s: %w", it.e.Key(), err)
 	}
 	return it

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"slices"
 	"time"
@@ -14,8 +14,9 @@ import (
 )
 
 // errCorrupt is wrapped by every decoding failure, so a caller of decodeValue
-// can tell a damaged record from other trouble.
-var errCorrupt = errors.New("corrupt record")
+// can tell a damaged record from other trouble. It is store.ErrCorrupt, so
+// callers outside the package test for that.
+var errCorrupt = store.ErrCorrupt
 
 // Keys of the entries bucket are category + NUL + name. Validation forbids
 // NUL in both, so the split is unambiguous, and bbolt's byte order groups the
@@ -35,19 +36,30 @@ func decodeKey(k []byte) (category, name string, err error) {
 	return string(k[:i]), string(k[i+1:]), nil
 }
 
-// Value layout, version 1. It is binary rather than JSON because building an
+// Value layout, version 2. It is binary rather than JSON because building an
 // index reads every value, and most entries carry only timestamps:
 //
-//	byte     version (1)
+//	byte     version (2)
 //	uvarint  len(content), then content
 //	byte     flags: which of the optional fields below follow
 //	created  varint Unix seconds, uvarint nanoseconds   (flagCreated)
 //	updated  varint Unix seconds, uvarint nanoseconds   (flagUpdated)
 //	tags     uvarint count, then per tag uvarint len + bytes (flagTags)
 //	extra    uvarint len, then a JSON object            (flagExtra)
+//	uint32   LE CRC-32C (Castagnoli) of the key, then of every byte above
+//
+// bbolt checksums nothing but its meta pages, so the CRC is what catches a
+// damaged value, and since it covers the key, a damaged key too (a flipped
+// bit would otherwise move the entry to another identity). Version 1 was
+// the same without the CRC; files holding it (FormatVersion 1) are
+// migrated by Open.
 //
 // Times keep their instant, not their location: they decode in UTC.
-const valueVersion = 1
+const (
+	valueVersion   = 2
+	valueVersionV1 = 1
+	crcSize        = 4
+)
 
 const (
 	flagCreated = 1 << iota
@@ -57,14 +69,15 @@ const (
 	flagsKnown = flagCreated | flagUpdated | flagTags | flagExtra
 )
 
-// encodeValue encodes content and meta. It fails only when meta.Extra cannot
-// be represented as JSON (a channel, a NaN, …).
-func encodeValue(content string, m store.Meta) ([]byte, error) {
+// encodeValue encodes content and meta as the value stored under key. It
+// fails only when meta.Extra cannot be represented as JSON (a channel, a
+// NaN, …).
+func encodeValue(key []byte, content string, m store.Meta) ([]byte, error) {
 	extra, err := marshalExtra(m.Extra)
 	if err != nil {
 		return nil, err
 	}
-	return appendValue(nil, content, m, extra), nil
+	return appendValue(nil, key, content, m, extra), nil
 }
 
 // marshalExtra encodes Meta.Extra for appendValue; nil when it is empty.
@@ -75,11 +88,19 @@ func marshalExtra(extra map[string]any) ([]byte, error) {
 	return json.Marshal(extra)
 }
 
-// appendValue appends the record of content and m to b, with extra (from
-// marshalExtra) standing in for m.Extra.
-func appendValue(b []byte, content string, m store.Meta, extra []byte) []byte {
+// appendValue appends the record of content and m, stored under key, to b,
+// with extra (from marshalExtra) standing in for m.Extra.
+func appendValue(b, key []byte, content string, m store.Meta, extra []byte) []byte {
+	start := len(b)
+	b = appendBody(b, valueVersion, content, m, extra)
+	sum := crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, b[start:])
+	return binary.LittleEndian.AppendUint32(b, sum)
+}
+
+// appendBody appends the version byte and the fields of a record.
+func appendBody(b []byte, version byte, content string, m store.Meta, extra []byte) []byte {
 	var flags byte
-	size := 1 + binary.MaxVarintLen64 + len(content) + 1
+	size := 1 + binary.MaxVarintLen64 + len(content) + 1 + crcSize
 	if !m.Created.IsZero() {
 		flags |= flagCreated
 		size += 2 * binary.MaxVarintLen64
@@ -101,7 +122,7 @@ func appendValue(b []byte, content string, m store.Meta, extra []byte) []byte {
 	}
 
 	b = slices.Grow(b, size)
-	b = append(b, valueVersion)
+	b = append(b, version)
 	b = binary.AppendUvarint(b, uint64(len(content)))
 	b = append(b, content...)
 	b = append(b, flags)
@@ -130,13 +151,45 @@ func appendTime(b []byte, t time.Time) []byte {
 	return binary.AppendUvarint(b, uint64(t.Nanosecond()))
 }
 
-// decodeValue is the inverse of encodeValue. Every string it returns is a
-// copy, so b may be memory that bbolt reclaims when its transaction ends.
-// Arbitrary input yields an error wrapping errCorrupt, never a panic or an
+// decodeValue is the inverse of encodeValue: it checks the CRC against key
+// and the record, then decodes it. Every string it returns is a copy, so b
+// may be memory that bbolt reclaims when its transaction ends. Arbitrary
+// input yields an error wrapping errCorrupt, never a panic or an
 // allocation larger than b suggests.
-func decodeValue(b []byte) (content string, m store.Meta, err error) {
+func decodeValue(key, b []byte) (content string, m store.Meta, err error) {
+	body, err := checkValue(key, b)
+	if err != nil {
+		return "", store.Meta{}, err
+	}
+	return decodeBody(body, valueVersion)
+}
+
+// checkValue verifies a record's CRC and returns the record without it.
+func checkValue(key, b []byte) ([]byte, error) {
+	if len(b) < 1+crcSize {
+		return nil, fmt.Errorf("%w: record of %d bytes", errCorrupt, len(b))
+	}
+	body := b[:len(b)-crcSize]
+	want := binary.LittleEndian.Uint32(b[len(body):])
+	if crc32.Update(crc32.Checksum(key, castagnoli), castagnoli, body) != want {
+		if body[0] == valueVersionV1 {
+			return nil, fmt.Errorf("%w: record in the old format version 1 (no checksum) in a migrated file", errCorrupt)
+		}
+		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
+	}
+	return body, nil
+}
+
+// decodeValueV1 decodes a record of format version 1 (no CRC); only the
+// migration of old files reads them.
+func decodeValueV1(b []byte) (content string, m store.Meta, err error) {
+	return decodeBody(b, valueVersionV1)
+}
+
+// decodeBody decodes a record without its CRC.
+func decodeBody(b []byte, version byte) (content string, m store.Meta, err error) {
 	d := decoder{b: b}
-	if v := d.byte(); d.err == nil && v != valueVersion {
+	if v := d.byte(); d.err == nil && v != version {
 		return "", store.Meta{}, fmt.Errorf("%w: unknown value version %d", errCorrupt, v)
 	}
 	content = string(d.bytes())
@@ -183,9 +236,13 @@ func decodeValue(b []byte) (content string, m store.Meta, err error) {
 
 // decodeCreated returns only the creation time of a record, skipping the
 // content without copying it; Put uses it to keep the time of the entry it
-// replaces.
-func decodeCreated(b []byte) (time.Time, error) {
-	d := decoder{b: b}
+// replaces. A record that fails its checksum yields an error.
+func decodeCreated(key, b []byte) (time.Time, error) {
+	body, err := checkValue(key, b)
+	if err != nil {
+		return time.Time{}, err
+	}
+	d := decoder{b: body}
 	if v := d.byte(); d.err == nil && v != valueVersion {
 		return time.Time{}, fmt.Errorf("%w: unknown value version %d", errCorrupt, v)
 	}
