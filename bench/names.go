@@ -18,7 +18,8 @@ const escapeMark = '_'
 // store.ValidateName, reversibly (DocID undoes it). Ids that are already
 // valid names map to themselves unless they contain '_' followed by two
 // upper-case hex digits. Every other byte of a rune a name may not hold
-// (SPEC §1: '/', ':', '<', '(' and so on), and a leading '.', becomes
+// (SPEC §1: '/', ':', '<', '?' and so on), a leading '.', a trailing '.'
+// or space, and the first letter of a Windows device name (CON, …) becomes
 // "_XX", its byte in upper-case hex, as in URL percent-encoding:
 //
 //	<dbpedia:Foo_Bar>  →  _3Cdbpedia_3AFoo_Bar_3E
@@ -45,6 +46,19 @@ func EntryName(id string) (string, error) {
 		}
 	}
 	name := b.String()
+	// A name may not end in '.' or a space, nor be a Windows device name.
+	if strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") {
+		last := name[len(name)-1:]
+		name = name[:len(name)-1]
+		var e strings.Builder
+		escapeBytes(&e, last)
+		name += e.String()
+	}
+	if store.IsDeviceName(name) {
+		var e strings.Builder
+		escapeBytes(&e, name[:1])
+		name = e.String() + name[1:]
+	}
 	if len(name) > store.MaxNameBytes {
 		return "", fmt.Errorf("%w: id %q is %d bytes once escaped, the limit is %d", ErrName, id, len(name), store.MaxNameBytes)
 	}
@@ -86,9 +100,9 @@ func literalFollows(rest string) bool {
 	return true
 }
 
-// nameRune reports whether store.ValidateName accepts r anywhere in a name.
+// nameRune reports whether store.ValidateName accepts r inside a name.
 func nameRune(r rune) bool {
-	return store.ValidateName("name", "x"+string(r)) == nil
+	return store.ValidateName("name", "x"+string(r)+"x") == nil
 }
 
 func escapeBytes(b *strings.Builder, s string) {

@@ -16,7 +16,8 @@ func TestEntryName(t *testing.T) {
 		{"cmrc-DEV_0", "cmrc-DEV_0"},
 		{"三亚之行", "三亚之行"},
 		{"<dbpedia:Foo_Bar>", "_3Cdbpedia_3AFoo_Bar_3E"},
-		{"<dbpedia:Paris,_Texas>", "_3Cdbpedia_3AParis_2C_Texas_3E"},
+		{"<dbpedia:Paris,_Texas>", "_3Cdbpedia_3AParis,_Texas_3E"},
+		{"Budget (2025)", "Budget (2025)"},
 		{"a/b\\c|d[e]", "a_2Fb_5Cc_7Cd_5Be_5D"},
 		// A literal mark before two upper-case hex digits is escaped so
 		// that DocID does not read it as an escape...
@@ -29,9 +30,15 @@ func TestEntryName(t *testing.T) {
 		{"x_A:", "x_A_3A"},
 		{".hidden", "_2Ehidden"},
 		{".", "_2E"},
-		{"..", "_2E."},
+		{"..", "_2E_2E"},
+		{"v1.", "v1_2E"},
+		{"v1.2", "v1.2"},
+		{"trailing ", "trailing_20"},
+		{"con", "_63on"},
+		{"LPT1.txt", "_4CPT1.txt"},
 		{"tab\there", "tab_09here"},
-		{"é–ü", "é_E2_80_93ü"},
+		{"é–ü", "é–ü"},
+		{"a\u202eb", "a_E2_80_AEb"},
 	}
 	for _, c := range cases {
 		name, err := EntryName(c.id)

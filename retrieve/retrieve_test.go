@@ -312,7 +312,7 @@ func TestFreshness(t *testing.T) {
 		t.Fatalf("engine delete not seen: %v", keys(res.Items))
 	}
 	// Failed writes change nothing.
-	if err := e.Put(ctx, ent("bad/cat", "x", "green")); err == nil {
+	if err := e.Put(ctx, ent("bad:cat", "x", "green")); err == nil {
 		t.Fatal("invalid put accepted")
 	}
 	res, _ = e.Retrieve(ctx, Request{Query: "green"})
