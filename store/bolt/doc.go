@@ -14,13 +14,53 @@
 // The file holds these buckets:
 //
 //   - "recall.meta": key "format" is the format version (a uvarint,
-//     currently FormatVersion); the bucket's sequence number is the store's
-//     revision.
-//   - "recall.entries": key category + NUL + name (validation forbids NUL in
-//     both), value a compact binary record: a version byte, the content,
-//     then only the metadata that is present (times as Unix seconds and
-//     nanoseconds, tags, and Meta.Extra as JSON). Times read back in UTC.
+//     currently FormatVersion, 2); the bucket's sequence number is the
+//     store's revision.
+//   - "recall.entries": key category + NUL + name, in NFC (validation
+//     forbids NUL in both; a nested category keeps its '/': "trips/2024").
+//     Since NUL sorts before every other byte, key order is category order,
+//     then name order, and a category's own entries come before those of
+//     its sub-categories. The value is a compact binary record: a version
+//     byte (2), the content, then only the metadata that is present (times
+//     as Unix seconds and nanoseconds, tags, and Meta.Extra as JSON), then
+//     a CRC-32C (Castagnoli) of the key followed by the record. Times read
+//     back in UTC.
 //   - "recall.vectors": the embedding vector cache (see below).
+//
+// # Damage
+//
+// bbolt checksums only its two meta pages; recall adds the rest.
+//
+// Each entry value carries the CRC-32C of its key and record. A value (or
+// key) that fails it is reported, never served: Get and Update return an
+// error wrapping store.ErrCorrupt that names the entry and the file, All
+// yields one such error item for it and goes on. A Put over a damaged
+// entry replaces it (its creation time is lost).
+//
+// Before bbolt maps the file, Open verifies its structure with plain reads:
+// the meta page bbolt will use against the file's size, the freelist page,
+// and every page reachable from the root (type, bounds, element offsets,
+// nesting, no page referenced twice) — about one read of the live data. A
+// file that fails (truncated, say) is refused with an error wrapping
+// store.ErrCorrupt: "open x.db: store file x.db is damaged: …". A file
+// whose two meta pages both fail their checksum is refused the same way.
+// Damage that arises while the file is open, or that the check cannot see,
+// would make bbolt panic or touch memory past the file's end (SIGBUS,
+// SIGSEGV); every bbolt call therefore runs under debug.SetPanicOnFault
+// and recover, the damage is returned as an error wrapping
+// store.ErrCorrupt, and from then on the Store refuses every call with it
+// (Close still works). A damaged file is never repaired in place: restore
+// it from a backup (it is one file to copy), or read what can be read
+// with All into a new store.
+//
+// # Format versions
+//
+// Version 1 stored entry values without the CRC. Open migrates such a file
+// in one write transaction: each value is rewritten with the same fields,
+// version 2 and its CRC, and the format version is set to 2; after a crash
+// the file is wholly old or wholly new. A value that cannot be read as
+// version 1 is left as it is and reported as damaged. The revision does
+// not move. Files from a newer recall are refused (ErrNewerFormat).
 //
 // Open refuses a file that is not a bbolt database, a bbolt file that lacks
 // recall's meta bucket but has other buckets (another program's data), and

@@ -6,14 +6,68 @@
 //
 // # Layout
 //
-// Each entry is one file, <root>/<category>/<name>.md. The category folder
-// is created by the first Put into it and removed by the Delete of its last
-// entry. Anything else in the folder is left alone and ignored: names
-// starting with '.', files not ending in ".md", files directly in the root,
-// and folders inside a category. A folder or "*.md" file whose name is not
-// a valid category or name (see store.ValidateName) is reported by All as
-// an error item wrapping ErrMalformed, so an importer can say why it was
-// skipped.
+// Each entry is one file, <root>/<category>/<name>.md, where each level of
+// the category is a folder: entry "Kyoto Trip" of category
+// "trips/2024/spring" is <root>/trips/2024/spring/Kyoto Trip.md. Notes
+// directly in the root are entries of category RootCategory ("_root"), so
+// a folder store opened on an Obsidian vault sees every note; Put and Get
+// of category "_root" use the root folder (a folder named _root at the top
+// holds no entries of its own: All reports any note directly in it). A
+// category's folders are created by the first Put into it and removed,
+// level by level, by the Delete that leaves them empty.
+//
+// All walks the whole tree. Ignored silently: names starting with '.'
+// (.obsidian, .trash, .git, .recall, temp files) and files not ending in
+// ".md" (attachments). Nothing that could hold a note is silently
+// invisible: All yields an error item wrapping ErrMalformed that names the
+// path and the reason for every "*.md" file it cannot map — a file or
+// folder name that breaks the rules of store.ValidateKey, a name not in
+// Unicode NFC (on a file system that keeps the forms apart, such as
+// Linux's), a folder more than store.MaxCategoryDepth levels deep, a
+// symbolic link, a named pipe or other non-regular file, a file whose
+// front matter or content is broken — so that ls and reindex can report
+// it.
+//
+// # Names
+//
+// Category and name are normalised to NFC on every call (store.Normalize),
+// and Put writes only names that pass store.Validate. Get, Delete and All
+// accept names written under older, looser rules (a trailing '.' or space,
+// a Windows device name), so old notes stay readable and removable.
+//
+// On a case-insensitive file system (the macOS and Windows defaults, FAT),
+// "Note.md" and "note.md" are one file. There Put refuses, with a
+// *store.FieldError naming the existing spelling, a new identity that
+// differs only by case from an existing one at any level, instead of
+// overwriting it. Open finds out whether the file system folds case by
+// creating a probe file in <root>/.recall; Options.Case overrides it.
+//
+// # Symbolic links
+//
+// The root folder may itself be a symbolic link (it is resolved once, by
+// Open). Below it, a folder store never follows a symbolic link, whether it
+// points inside the store or out of it: a memory kept in git can carry
+// a/passwd.md -> /etc/passwd, and a linked category folder would receive
+// writes outside the root. So Get of an entry whose file or folder is a
+// link fails with an error wrapping ErrMalformed; All reports the link;
+// Put, Update and Delete refuse to go through a linked folder; a Put over
+// a linked entry file replaces the link with a plain file (its target is
+// untouched), and a Delete removes the link itself. Entry files are opened
+// with O_NOFOLLOW and O_NONBLOCK, and only regular files are read, so a
+// named pipe called x.md never blocks a reader. Folders on the way are
+// checked with lstat before use; a link swapped in between that check and
+// the open (a race by someone who can already write to the folder) is not
+// guarded against.
+//
+// # Availability
+//
+// Every call first checks that the root folder is still there, and on the
+// device it was on when the store was opened. A root that was deleted,
+// unmounted or replaced by a file makes every call (All, Get, Put,
+// Revision, …) fail with an error wrapping store.ErrUnavailable naming the
+// root, instead of looking like an empty store; a Put never re-creates it.
+// The store recovers by itself when the folder comes back at the same
+// place on the same device; after a remount on another device, reopen it.
 //
 // # Front matter
 //
@@ -50,8 +104,8 @@
 //
 // Put writes a temp file in the entry's folder (".<name>.md.tmp-<random>",
 // hidden from All and Get by its leading dot), fsyncs it, renames it over the
-// entry's file, and fsyncs the folder; a new category folder is fsynced into
-// the root before any file is written in it. A reader, or the folder after a
+// entry's file, and fsyncs the folder; each new category folder is fsynced into
+// its parent before anything is written in it. A reader, or the folder after a
 // crash or SIGKILL at any moment, sees the old file or the new one, never a
 // mix or a truncated file. Delete removes the file and fsyncs the folder.
 // Temp files left by a crash are removed by the next Open once they are a
@@ -129,9 +183,9 @@
 // # Caveats
 //
 //   - On a case-insensitive file system (the macOS and Windows defaults),
-//     names differing only in case are one file; on macOS, names differing
-//     only in Unicode normalisation are too. The key Get returns is the one
-//     asked for, not the file's spelling.
+//     Get of a name in another case finds the file all the same; the key
+//     Get returns is the one asked for, not the file's spelling. Put
+//     refuses to create such a twin (see Names).
 //   - A markdown file that begins with a "---" line (a thematic break) and
 //     has another "---" line later is read as front matter. Start such
 //     content with "***" instead, or let Put write it: Put adds a front
@@ -140,8 +194,14 @@
 //     fit, tags or extra keys that are not valid UTF-8, and extra keys named
 //     tags, created or updated (a *store.FieldError for "meta").
 //   - Put keeps the permission bits of the file it replaces; a new file gets
-//     0666 less the umask. A symbolic link at an entry's path is replaced by
-//     a plain file; symbolic links to category folders are followed.
+//     0666 less the umask. A Put whose entry file name is taken by a folder
+//     (a folder a/b.md/ for entry a:b) fails with an error wrapping
+//     ErrMalformed naming the folder; so does a Put below a plain file that
+//     sits where a category folder belongs.
+//   - Watching (Store.Watch) still follows only the top level of category
+//     folders, the layout before categories nested: outside edits of
+//     nested notes and of notes in the root raise the revision only after
+//     a Rebuild or a restart.
 //   - Timestamps that Put sets itself are in UTC, to the second; times the
 //     caller gives are written at full precision in their own offset.
 //   - Windows is not tested: there, folders are not fsynced and a rename
