@@ -123,3 +123,43 @@ func TestValidateKeyLegacy(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValidateName: names come from outside (file names in a folder
+// store, JSON, URLs). Validation never panics; whatever it accepts is
+// safe as one file name on every platform once normalised, and passes
+// again after normalisation.
+func FuzzValidateName(f *testing.F) {
+	for _, s := range []string{"Budget (2025)", "a/b", "con.txt", "e\u0301", "..", "x.", "👨‍👩‍👧", "\xff", "a\u202eb"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := ValidateName("name", s)
+		cerr := ValidateCategory(s)
+		kerr := ValidateKey(s, s)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			}
+			return
+		}
+		if cerr != nil || kerr != nil {
+			t.Fatalf("a valid name %q is not a valid category (%v) or key (%v)", s, cerr, kerr)
+		}
+		_, n := NormalizeKey("", s)
+		if err := ValidateName("name", n); err != nil {
+			t.Fatalf("NFC form %q of valid %q refused: %v", n, s, err)
+		}
+		if _, n2 := NormalizeKey("", n); n2 != n {
+			t.Fatalf("NormalizeKey not idempotent: %q -> %q", n, n2)
+		}
+		if len(n) > MaxNameBytes || strings.ContainsAny(n, forbiddenRunes+"\x00") || n[0] == '.' ||
+			strings.HasSuffix(n, ".") || strings.HasSuffix(n, " ") || IsDeviceName(n) {
+			t.Fatalf("accepted %q breaks a rule", n)
+		}
+		for _, r := range n {
+			if r < 0x20 || r == 0x7f {
+				t.Fatalf("accepted %q holds control character %U", n, r)
+			}
+		}
+	})
+}

@@ -91,10 +91,13 @@ func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMod
 		f   *os.File
 		err error
 	)
-	// A concurrent Delete may remove the folder between ensureDir and the
-	// create when it held the category's last entry; recreate and retry.
-	for range 5 {
-		if err = s.ensureDir(dir); err != nil {
+	// A concurrent Delete (here or in another process) may remove the
+	// folders between ensureDir and the create when it held their last
+	// entry; recreate and retry.
+	for range 20 {
+		if err = s.ensureDir(dir); errors.Is(err, iofs.ErrNotExist) {
+			continue
+		} else if err != nil {
 			return err
 		}
 		if f, err = createTemp(dir, base); !errors.Is(err, iofs.ErrNotExist) {

@@ -2,10 +2,13 @@ package fs
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -229,5 +232,65 @@ func TestCaseInsensitiveRefusesCaseTwin(t *testing.T) {
 	defer s2.Close()
 	if runtime.GOOS == "linux" && s2.caseMode != CaseSensitive {
 		t.Errorf("probe on Linux found %v, want CaseSensitive", s2.caseMode)
+	}
+}
+
+// Puts and Deletes in nested categories race: a Delete removes every
+// folder it leaves empty, up to the root, while a Put creates them level
+// by level. Every Put must still succeed.
+func TestPutDeleteNestedRace(t *testing.T) {
+	s := openTemp(t)
+	var wg sync.WaitGroup
+	errc := make(chan error, 8)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 150 {
+				cat := fmt.Sprintf("a/b%d/c", i%2)
+				name := fmt.Sprintf("w%d", w)
+				if err := s.Put(ctx, store.Entry{Category: cat, Name: name, Content: "x"}); err != nil {
+					errc <- err
+					return
+				}
+				if err := s.Delete(ctx, cat, name); err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Error(err)
+	}
+	if names, _ := os.ReadDir(s.root); len(names) > 1 { // .recall may stay
+		t.Errorf("folders left behind: %v", names)
+	}
+}
+
+// Notes written under older, looser name rules stay readable and
+// removable; only new writes follow the new rules.
+func TestLegacyNamesReadable(t *testing.T) {
+	s := openTemp(t)
+	for _, p := range []string{"con/x.md", "a/trailing..md", "a/trailing .md", "a/nul.md"} {
+		writeFile(t, filepath.Join(s.root, filepath.FromSlash(p)), "old "+p)
+	}
+	all, errs := collect(t, s)
+	want := []string{"a:nul", "a:trailing ", "a:trailing.", "con:x"}
+	if got := keys(all); !slices.Equal(got, want) || len(errs) != 0 {
+		t.Errorf("All = %q, %v; want %q", got, errs, want)
+	}
+	for _, k := range [][2]string{{"con", "x"}, {"a", "trailing."}, {"a", "trailing "}, {"a", "nul"}} {
+		if _, err := s.Get(ctx, k[0], k[1]); err != nil {
+			t.Errorf("Get %q:%q: %v", k[0], k[1], err)
+		}
+		if err := s.Put(ctx, store.Entry{Category: k[0], Name: k[1], Content: "new"}); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("Put %q:%q = %v, want ErrInvalid", k[0], k[1], err)
+		}
+		if err := s.Delete(ctx, k[0], k[1]); err != nil {
+			t.Errorf("Delete %q:%q: %v", k[0], k[1], err)
+		}
 	}
 }

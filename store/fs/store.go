@@ -352,6 +352,9 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 // the root, while they are empty. Removing a folder that holds anything
 // fails, which is the point; a symbolic link is never removed.
 func (s *Store) removeEmptyDirs(dir string) {
+	// Not while ensureDir makes a chain of folders in this process.
+	s.mkdirMu.Lock()
+	defer s.mkdirMu.Unlock()
 	for dir != s.root && strings.HasPrefix(dir, s.root+string(filepath.Separator)) {
 		fi, err := os.Lstat(dir)
 		if err != nil || !fi.IsDir() {
