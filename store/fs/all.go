@@ -52,18 +52,18 @@ func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, yield func(store.Entry, error) bool) bool {
 	files, err := os.ReadDir(dir)
 	if err != nil {
+		// A vanished root is the store gone, not a category emptied.
+		if err := s.checkRoot("all"); err != nil {
+			yield(store.Entry{}, err)
+			return false
+		}
 		if len(cat) > 0 && errors.Is(err, iofs.ErrNotExist) { // its last entry was deleted meanwhile
 			return true
-		}
-		if len(cat) == 0 {
-			if err := s.checkRoot("all"); err != nil {
-				return yield(store.Entry{}, err)
-			}
 		}
 		return yield(store.Entry{}, fmt.Errorf("all: %s: %w", dir, err))
 	}
 	for _, f := range files {
-		if err := s.check(ctx, "all"); err != nil {
+		if err := s.live(ctx, "all"); err != nil {
 			yield(store.Entry{}, err)
 			return false
 		}

@@ -230,8 +230,11 @@ func TestCaseInsensitiveRefusesCaseTwin(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	if runtime.GOOS == "linux" && s2.caseMode != CaseSensitive {
+	if runtime.GOOS == "linux" && s2.foldsCase() != CaseSensitive {
 		t.Errorf("probe on Linux found %v, want CaseSensitive", s2.caseMode)
+	}
+	if got := probeCase(s.root); runtime.GOOS == "linux" && got != CaseSensitive {
+		t.Errorf("probe by an existing name on Linux found %v, want CaseSensitive", got)
 	}
 }
 

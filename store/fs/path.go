@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -104,7 +105,7 @@ func missing(err error) bool {
 // that entry's file. Each level of the category and the file name are
 // compared with what the folder lists.
 func (s *Store) checkCase(e store.Entry) error {
-	if s.caseMode != CaseInsensitive {
+	if s.foldsCase() != CaseInsensitive {
 		return nil
 	}
 	dir := s.root
@@ -155,9 +156,38 @@ func spelling(dir, want string) (string, error) {
 	return found, nil
 }
 
-// probeCase finds out whether the file system of root folds case, by
-// creating a file in <root>/.recall and looking it up in another case.
+// foldsCase returns Options.Case, or finds out once, at the first Put, so
+// that opening a store (a vault, read-only) writes nothing.
+func (s *Store) foldsCase() CaseMode {
+	s.caseOnce.Do(func() {
+		s.caseMode = s.opts.Case
+		if s.caseMode == CaseAuto {
+			s.caseMode = probeCase(s.root)
+		}
+	})
+	return s.caseMode
+}
+
+// probeCase finds out whether the file system of root folds case: by
+// looking up a name the root holds in another case, or, when it holds none
+// with letters, by creating a file in <root>/.recall and looking that up.
 func probeCase(root string) CaseMode {
+	if names, err := readNames(root); err == nil {
+		for _, n := range names {
+			other := swapCase(n)
+			if other == n {
+				continue
+			}
+			a, err1 := os.Lstat(filepath.Join(root, n))
+			b, err2 := os.Lstat(filepath.Join(root, other))
+			if err1 == nil && err2 == nil && os.SameFile(a, b) {
+				return CaseInsensitive
+			}
+			if err1 == nil {
+				return CaseSensitive
+			}
+		}
+	}
 	dir := filepath.Join(root, ".recall")
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return CaseSensitive
@@ -180,4 +210,23 @@ func probeCase(root string) CaseMode {
 		return CaseInsensitive
 	}
 	return CaseSensitive
+}
+
+func readNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(64)
+}
+
+// swapCase turns upper-case letters to lower case and the others to upper.
+func swapCase(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsUpper(r) {
+			return unicode.ToLower(r)
+		}
+		return unicode.ToUpper(r)
+	}, s)
 }

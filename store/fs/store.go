@@ -48,7 +48,8 @@ type Options struct {
 type Store struct {
 	root     string
 	rootDev  uint64 // the root's device at Open; 0 if unknown
-	caseMode CaseMode
+	caseOnce sync.Once
+	caseMode CaseMode // Options.Case, or found out by the first Put
 	opts     Options
 	rev      atomic.Uint64
 	closed   atomic.Bool
@@ -88,10 +89,6 @@ func Open(root string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", root, err)
 	}
 	dev, _ := deviceOf(fi)
-	cm := o.Case
-	if cm == CaseAuto {
-		cm = probeCase(abs)
-	}
 	age := o.StaleTempAge
 	if age == 0 {
 		age = defaultStaleTempAge
@@ -100,7 +97,7 @@ func Open(root string, opts *Options) (*Store, error) {
 		removeStaleTemps(abs, age)
 		removeStaleVectorTemps(abs, age)
 	}
-	return &Store{root: abs, rootDev: dev, caseMode: cm, opts: o}, nil
+	return &Store{root: abs, rootDev: dev, opts: o}, nil
 }
 
 // Path returns the file that holds (or would hold) the entry, without
@@ -121,13 +118,21 @@ func (s *Store) path(category, name string) string {
 // check is the prologue of every method: the store is open, ctx is live
 // and the root folder is still there.
 func (s *Store) check(ctx context.Context, op string) error {
+	if err := s.live(ctx, op); err != nil {
+		return err
+	}
+	return s.checkRoot(op)
+}
+
+// live reports whether the store is open and ctx is live.
+func (s *Store) live(ctx context.Context, op string) error {
 	if s.closed.Load() {
 		return fmt.Errorf("%s: %w", op, store.ErrClosed)
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	return s.checkRoot(op)
+	return nil
 }
 
 // Get reads the entry's file. A file whose front matter or content is
