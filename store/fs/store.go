@@ -101,8 +101,8 @@ func Open(root string, opts *Options) (*Store, error) {
 }
 
 // Path returns the file that holds (or would hold) the entry, without
-// touching the disk.
-// Notes of RootCategory sit in the root itself.
+// touching the disk: <root>/<category levels>/<name>.md, or
+// <root>/<name>.md for RootCategory.
 func (s *Store) Path(category, name string) (string, error) {
 	category, name = store.NormalizeKey(category, name)
 	if err := store.ValidateKey(category, name); err != nil {

@@ -8,8 +8,10 @@
 //
 // The suite checks the whole contract of store.Store: CRUD, add-is-update,
 // a revision that rises on every write and never on a read or a failed
-// write, rejection of invalid entries naming the field (nothing written),
-// Unicode names, iteration that yields each entry once and tolerates
+// write, rejection of invalid entries naming the field (nothing written;
+// each refused character and Windows device name), the names of SPEC §1
+// (punctuation, emoji, any script, nested categories, NFD input stored and
+// found as NFC), iteration that yields each entry once and tolerates
 // writes from its loop body, metadata round trips, concurrent readers and
 // writers (run it under -race), and ErrClosed after Close.
 //
