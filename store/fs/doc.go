@@ -52,7 +52,9 @@
 // link fails with an error wrapping ErrMalformed; All reports the link;
 // Put, Update and Delete refuse to go through a linked folder; a Put over
 // a linked entry file replaces the link with a plain file (its target is
-// untouched), and a Delete removes the link itself. Entry files are opened
+// untouched), and a Delete removes the link itself. The store's own
+// folder .recall (lock file, vector cache) may not be a link either: writes
+// and vector calls fail with ErrMalformed while it is. Entry files are opened
 // with O_NOFOLLOW and O_NONBLOCK, and only regular files are read, so a
 // named pipe called x.md never blocks a reader. Folders on the way are
 // checked with lstat before use; a link swapped in between that check and

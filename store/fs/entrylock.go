@@ -35,6 +35,9 @@ func lockSlot(k store.Key) int64 {
 // lockEntry blocks until the caller holds k's lock in this process and
 // across processes, or ctx ends.
 func (s *Store) lockEntry(ctx context.Context, k store.Key) (unlock func(), err error) {
+	if err := s.checkRecallDir(filepath.Dir(s.lockPath())); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", k, err)
+	}
 	release := s.locks.lock(k)
 	if err := os.MkdirAll(filepath.Dir(s.lockPath()), 0o755); err != nil {
 		release()

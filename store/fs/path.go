@@ -95,6 +95,43 @@ func (s *Store) walkDir(category string) (string, error) {
 	return dir, nil
 }
 
+// checkRecallDir refuses a <root>/.recall, or a folder in it on the way to
+// dir (dir is below <root>/.recall), that is a symbolic link: the store
+// keeps its lock file and vector cache there, and a memory kept in git could
+// carry a link that sends those writes out of the root. Missing folders
+// are fine; they are made when needed.
+func (s *Store) checkRecallDir(dir string) error {
+	base := filepath.Join(s.root, ".recall")
+	rel, err := filepath.Rel(base, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("%s is not below %s", dir, base)
+	}
+	p := base
+	segs := []string{}
+	if rel != "." {
+		segs = strings.Split(rel, string(filepath.Separator))
+	}
+	for i := 0; ; i++ {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, iofs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&iofs.ModeSymlink != 0 {
+			return fmt.Errorf("%s: %w: %w", p, ErrMalformed, errSymlink)
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s: %w: is not a folder", p, ErrMalformed)
+		}
+		if i == len(segs) {
+			return nil
+		}
+		p = filepath.Join(p, segs[i])
+	}
+}
+
 // missing reports whether err from walkDir or an open means "no entry".
 func missing(err error) bool {
 	return errors.Is(err, iofs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, errNotFolder)
@@ -189,6 +226,9 @@ func probeCase(root string) CaseMode {
 		}
 	}
 	dir := filepath.Join(root, ".recall")
+	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
+		return CaseSensitive // a link or a file: see checkRecallDir
+	}
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return CaseSensitive
 	}

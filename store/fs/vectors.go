@@ -504,6 +504,9 @@ func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key strin
 	if err := store.ValidateModel(model); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
+	if err := s.checkRecallDir(s.vectorDir()); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
 	vf := s.vectors.file(s.vectorDir(), model)
 	var d vectorData
 	err := s.withFile(ctx, vf, false, func(f *os.File) error {
@@ -580,6 +583,9 @@ func (s *Store) PutVectors(ctx context.Context, model string, keys []string, vec
 		raw, _ := decodeVectorKey(k)
 		buf = appendRecord(buf, &raw, vecs[i])
 	}
+	if err := s.checkRecallDir(s.vectorDir()); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
 	vf := s.vectors.file(s.vectorDir(), model)
 	err := s.withFile(ctx, vf, true, func(f *os.File) error {
 		if f == nil {
@@ -643,6 +649,9 @@ func (s *Store) DeleteVectors(ctx context.Context, model string, keys []string) 
 	}
 	if len(drop) == 0 {
 		return nil
+	}
+	if err := s.checkRecallDir(s.vectorDir()); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
 	}
 	vf := s.vectors.file(s.vectorDir(), model)
 	err := s.withFile(ctx, vf, false, func(f *os.File) error {
