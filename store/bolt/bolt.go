@@ -87,7 +87,7 @@ type Store struct {
 	db     *bbolt.DB
 
 	// broken is set when bbolt panicked or faulted on the file's
-	// structure; from then on every call fails with it (see guard).
+	// structure; from then on every call fails with it (see use).
 	broken atomic.Pointer[error]
 }
 
