@@ -14,7 +14,7 @@ import (
 // path. Each call opens its own description, so two goroutines of one
 // process exclude each other too. It polls so that ctx can end the wait.
 func lockRange(ctx context.Context, path string, off int64) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|openNoFollow, 0o666)
 	if err != nil {
 		return nil, err
 	}

@@ -328,3 +328,37 @@ func TestRecallDirLinkRefused(t *testing.T) {
 		t.Errorf("the store wrote outside its root: %v", names)
 	}
 }
+
+// The vector cache's files get the entries' treatment: a named pipe never
+// blocks a load, a link is never followed.
+func TestVectorFileNotRegular(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no named pipes")
+	}
+	s := openTemp(t)
+	dir := s.vectorDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "m.vec"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	within(t, 5*time.Second, "LoadVectors of a named pipe", func() {
+		err := s.LoadVectors(ctx, "m", func(string, []float32) error { return nil })
+		if !errors.Is(err, ErrMalformed) {
+			t.Errorf("LoadVectors = %v, want ErrMalformed", err)
+		}
+	})
+	outside := filepath.Join(t.TempDir(), "target")
+	writeFile(t, outside, "not a vector file")
+	if err := os.Symlink(outside, filepath.Join(dir, "n.vec")); err != nil {
+		t.Fatal(err)
+	}
+	key := strings.Repeat("ab", 32)
+	if err := s.PutVectors(ctx, "n", []string{key}, [][]float32{{1}}); !errors.Is(err, ErrMalformed) {
+		t.Errorf("PutVectors through a link = %v, want ErrMalformed", err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "not a vector file" {
+		t.Errorf("the link's target changed: %q", b)
+	}
+}

@@ -16,7 +16,7 @@ import (
 // The kernel drops the lock when the holder exits, however it exits, so a
 // crash never leaves a model file locked.
 func lockFile(ctx context.Context, path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|openNoFollow, 0o666)
 	if err != nil {
 		return nil, err
 	}

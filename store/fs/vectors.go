@@ -338,7 +338,8 @@ func (s *Store) withFile(ctx context.Context, vf *vectorFile, create bool, fn fu
 		return err
 	}
 	defer unlock()
-	f, err := os.OpenFile(vf.path, os.O_RDWR, 0)
+	// Never through a symbolic link, never blocking on a named pipe.
+	f, err := os.OpenFile(vf.path, os.O_RDWR|openNoFollow|openNonBlock, 0)
 	switch {
 	case errors.Is(err, iofs.ErrNotExist):
 		vf.known = nil
@@ -347,9 +348,17 @@ func (s *Store) withFile(ctx context.Context, vf *vectorFile, create bool, fn fu
 		}
 		return fn(nil)
 	case err != nil:
+		if fi, lerr := os.Lstat(vf.path); lerr == nil && fi.Mode()&iofs.ModeSymlink != 0 {
+			return fmt.Errorf("%s: %w: %w", vf.path, ErrMalformed, errSymlink)
+		}
 		return err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return err
+	} else if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w: %w (%s)", vf.path, ErrMalformed, errNotRegular, fileKind(fi.Mode()))
+	}
 	return fn(f)
 }
 
