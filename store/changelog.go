@@ -3,6 +3,7 @@ package store
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // DefaultChangeLogSize is the number of changed keys a ChangeLog made with
@@ -24,6 +25,7 @@ const DefaultChangeLogSize = 1 << 14
 type ChangeLog struct {
 	mu    sync.Mutex
 	rev   uint64
+	pub   atomic.Uint64 // rev, for lock-free reads; written under mu
 	floor uint64 // a since below it cannot be answered
 	items []logItem
 	head  int // index of the oldest item when the ring is full
@@ -44,15 +46,14 @@ func NewChangeLog(rev uint64, size int) *ChangeLog {
 	if size <= 0 {
 		size = DefaultChangeLogSize
 	}
-	return &ChangeLog{rev: rev, floor: rev, items: make([]logItem, 0, size), subs: map[chan struct{}]struct{}{}}
+	l := &ChangeLog{rev: rev, floor: rev, items: make([]logItem, 0, size), subs: map[chan struct{}]struct{}{}}
+	l.pub.Store(rev)
+	return l
 }
 
-// Rev returns the current revision.
-func (l *ChangeLog) Rev() uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.rev
-}
+// Rev returns the current revision, without taking the log's lock: a
+// retrieve reads it every time.
+func (l *ChangeLog) Rev() uint64 { return l.pub.Load() }
 
 // Add raises the revision by one, records keys as written at the new
 // revision, wakes the subscribers, and returns the new revision.
@@ -61,6 +62,7 @@ func (l *ChangeLog) Add(keys ...Key) uint64 {
 	l.rev++
 	r := l.rev
 	l.appendLocked(r, keys)
+	l.pub.Store(r)
 	l.mu.Unlock()
 	l.notify()
 	return r
@@ -74,6 +76,7 @@ func (l *ChangeLog) Record(rev uint64, keys ...Key) {
 	l.mu.Lock()
 	l.rev = max(l.rev, rev)
 	l.appendLocked(l.rev, keys)
+	l.pub.Store(l.rev)
 	l.mu.Unlock()
 	l.notify()
 }
@@ -87,6 +90,7 @@ func (l *ChangeLog) LostTrack() uint64 {
 	l.floor = l.rev
 	l.items, l.head, l.full = l.items[:0], 0, false
 	r := l.rev
+	l.pub.Store(r)
 	l.mu.Unlock()
 	l.notify()
 	return r
