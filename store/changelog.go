@@ -26,7 +26,7 @@ type ChangeLog struct {
 	mu    sync.Mutex
 	rev   uint64
 	pub   atomic.Uint64 // rev, for lock-free reads; written under mu
-	floor uint64 // a since below it cannot be answered
+	floor uint64        // a since below it cannot be answered
 	items []logItem
 	head  int // index of the oldest item when the ring is full
 	full  bool
