@@ -134,3 +134,29 @@ func TestChangeFeedOwnWritesWatched(t *testing.T) {
 		t.Errorf("the watch counted own writes: revision %d → %d, %d reports", r1, r, calls.Load())
 	}
 }
+
+// When the kernel drops events (queue overflow) the watch cannot tell
+// what changed: the burst ends with a Reset for every reader behind it.
+func TestChangeFeedLostEvents(t *testing.T) {
+	s := openTemp(t)
+	if err := s.Put(ctx, store.Entry{Category: "c", Name: "a", Content: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	r0, _ := s.Revision(ctx)
+	w := &watcher{s: s, opts: WatchOptions{}.withDefaults(true)}
+	w.touch(filepath.Join(s.root, "c", "b.md"))
+	w.lost = true // what run does on fsnotify.ErrEventOverflow
+	if !w.flush() {
+		t.Fatal("flush reported nothing")
+	}
+	r1, _ := s.Revision(ctx)
+	if cs, _ := s.Changes(ctx, r0); r1 <= r0 || !cs.Reset {
+		t.Errorf("after lost events: revision %d → %d, Changes(%d) = %+v; want a raise and Reset", r0, r1, r0, cs)
+	}
+	if cs, _ := s.Changes(ctx, r1); cs.Reset || len(cs.Keys) != 0 {
+		t.Errorf("Changes(%d) = %+v, want empty", r1, cs)
+	}
+	if w.flush() {
+		t.Error("a second flush with nothing pending raised the revision")
+	}
+}
