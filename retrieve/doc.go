@@ -20,14 +20,33 @@
 //
 // # Freshness
 //
-// An Engine keeps an immutable index snapshot and compares the store's
-// revision with it before every retrieve. Writes through Engine.Put and
-// Engine.Delete patch the snapshot on the writer's goroutine, so retrieves
-// never wait for them and always see them. A write made to the store
-// directly moves the revision and makes the next retrieve rebuild the
-// snapshot. Edits that move no revision (another process editing an fs
-// folder that is not being watched, see fs.Store.Watch) need
+// A retrieve that starts after a write returned sees it, whether the write
+// went through Engine.Put, Delete or Update or straight to the store in
+// the same process (SPEC §4). Each retrieve compares the store's revision
+// with its snapshot's (one atomic load when they agree). When they differ
+// and the store has a change feed (store.ChangeFeed), the Engine asks it
+// which entries changed since its snapshot and re-reads only those; it
+// reads the whole store only at the first retrieve, when the feed says it
+// lost track (Reset), on Rebuild, and, for a store without a feed, after
+// every write made behind its back (the retrieve then waits for that
+// build rather than answer stale). A follower goroutine subscribed to the
+// feed applies writes by other goroutines and processes (a watched
+// folder, see fs.Store.Watch; a shared database) as they are announced,
+// so retrieves rarely find anything to do. Edits that move no revision
+// (another process editing an fs folder that is not watched) need
 // Engine.Rebuild.
+//
+// One rule publishes snapshots: every new snapshot is installed by the
+// holder of the Engine's publish lock and is derived from the snapshot
+// installed at that moment (a change set applied to it, or a full build
+// made under the lock, which starts a new lineage). A background
+// compaction, the only work done outside the lock, is installed only if
+// no full build came since it started, after replaying onto it the keys
+// published meanwhile; retrieves never take the lock.
+//
+// Options.OnChange reports each published change (the keys re-read, or
+// Reset after a full build), for a service that keeps derived data per
+// entry, such as vectors, in step.
 //
 // # Embeddings
 //
@@ -40,6 +59,9 @@
 //
 // # Caveats
 //
-// Retrieve returns an error only when the store itself fails. Scores are
+// Retrieve returns an error only when the store itself fails. An entry the
+// store cannot read (a Get or an All item that fails other than by a
+// cancelled context or a closed store) is not indexed, the same way on the
+// incremental path as in a full build. Scores are
 // comparable within one result only. Link items are not scored (Score 0).
 package retrieve

@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/recallhq/recall/embed"
 	"github.com/recallhq/recall/fusion"
 	"github.com/recallhq/recall/index"
@@ -46,21 +44,39 @@ type Options struct {
 	// EmbedTimeout bounds the query embedding; zero means
 	// DefaultEmbedTimeout.
 	EmbedTimeout time.Duration
+
+	// OnChange, when not nil, is called after each new snapshot is
+	// published, with what it changed: the keys it re-read (an entry
+	// written or deleted, through the Engine or behind its back), or Reset
+	// after a full build, when any entry may have changed. It is how a
+	// service learns which entries need a fresh vector (hand the keys to a
+	// bounded queue). It is called in publish order while the Engine holds
+	// its publish lock, so it must return promptly and must not call the
+	// Engine's methods.
+	OnChange func(store.ChangeSet)
 }
 
 // Engine answers retrieves over a store. It keeps an in-memory BM25
-// snapshot that is lazily fresh: each retrieve compares the store's
-// revision with the snapshot's and rebuilds when they differ. Writes made
-// through the Engine update the snapshot themselves (incrementally), so a
-// retrieve after them neither waits nor misses them; writes made to the
-// store behind the Engine's back are picked up by a full rebuild on the
-// next retrieve, and edits that do not move the revision at all (another
-// process editing an fs folder) by Rebuild.
+// snapshot that is fresh as SPEC §4 says: a retrieve that starts after a
+// write returned (through the Engine, or directly through the store in
+// this process) sees it. When the store has a change feed
+// (store.ChangeFeed: fs, bolt, postgres) the Engine follows it: a write,
+// a retrieve that finds the store's revision moved, and a background
+// follower woken by the feed's subscription each bring the snapshot up to
+// date by re-reading only the entries the feed names, and rebuild from
+// the whole store only when the feed says it lost track. Without a feed
+// the Engine rebuilds whenever the revision moved behind its back, and a
+// retrieve waits for that rebuild rather than answer stale. Edits that do
+// not move the revision at all (another process editing an fs folder that
+// is not watched) need Rebuild.
 //
-// An Engine is safe for concurrent use. Retrieves never take a lock: they
-// load the current snapshot with one atomic read.
+// An Engine is safe for concurrent use. Retrieves on a fresh snapshot
+// never take a lock: they load it with one atomic read. Every new
+// snapshot is published under one publish lock (see the package doc,
+// "Freshness").
 type Engine struct {
 	st   store.Store
+	feed store.ChangeFeed // nil when the store has none
 	tok  *index.Tokenizer
 	snap atomic.Pointer[index.Snapshot]
 
@@ -71,23 +87,28 @@ type Engine struct {
 	queries      *lru
 	vt           atomic.Pointer[vecTable]
 	vtMu         sync.Mutex
+	onChange     func(store.ChangeSet)
 
-	builds singleflight.Group
-	// wmu serialises writes through the engine, so that the revision before
-	// and after a write identify that write alone.
-	wmu sync.Mutex
-	// While a background compaction runs (compacting), the writes made
-	// meanwhile are logged so they can be replayed on its result. Both are
-	// guarded by wmu.
+	// pub is the publish lock, a one-slot semaphore so that waiting for it
+	// honours a context. Only its holder stores into snap, and the fields
+	// below are guarded by it.
+	pub chan struct{}
+	// lineage counts full builds. A background compaction folds the
+	// snapshot of one lineage; it is published only if no full build came
+	// in between, after replaying the keys published meanwhile (touched).
+	lineage    uint64
 	compacting bool
-	compactLog []change
-	// tip is the last snapshot the write path published; a compaction
-	// result replaces the current snapshot only while that is still it.
-	tip *index.Snapshot
+	touched    []store.Key
+
+	stopFollow func()
+	closeOnce  sync.Once
 }
 
 // New returns an Engine over st. It does not read the store until the
-// first retrieve (or Rebuild).
+// first retrieve (or Rebuild). When st has a change feed, New subscribes
+// to it and starts the follower goroutine that applies writes made behind
+// the Engine's back as they are announced; it stops on Close, or when the
+// store is closed.
 func New(st store.Store, opts Options) *Engine {
 	e := &Engine{
 		st:           st,
@@ -97,6 +118,9 @@ func New(st store.Store, opts Options) *Engine {
 		alpha:        opts.Alpha,
 		embedTimeout: opts.EmbedTimeout,
 		queries:      newLRU(256),
+		onChange:     opts.OnChange,
+		pub:          make(chan struct{}, 1),
+		stopFollow:   func() {},
 	}
 	if e.alpha <= 0 || math.IsNaN(e.alpha) {
 		e.alpha = fusion.DefaultAlpha
@@ -108,38 +132,56 @@ func New(st store.Store, opts Options) *Engine {
 	if e.embedTimeout <= 0 {
 		e.embedTimeout = DefaultEmbedTimeout
 	}
+	if f, ok := st.(store.ChangeFeed); ok {
+		e.feed = f
+		changed, cancel := f.Subscribe()
+		ctx, stop := context.WithCancel(context.Background())
+		e.stopFollow = func() { stop(); cancel() }
+		go e.follow(ctx, changed)
+	}
 	return e
 }
 
 // Store returns the store the engine reads.
 func (e *Engine) Store() store.Store { return e.st }
 
-// Snapshot returns the index snapshot a retrieve should use, without
-// waiting for a rebuild: the snapshot at the store's current revision when
-// there is one; otherwise, when the store has moved on behind the engine's
-// back (another process edited a watched folder, a caller wrote to the
-// store directly), the current snapshot, while a rebuild runs in the
-// background and is swapped in when done. Only the very first call, when
-// there is no snapshot at all, builds one and waits for it.
-func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
-	rev, err := e.st.Revision(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read store revision: %w", err)
-	}
-	s := e.snap.Load()
-	switch {
-	case s != nil && s.Revision() == rev:
-		return s, nil
-	case s == nil:
-		return e.build(ctx, rev)
-	}
-	e.buildAsync(ctx, rev)
-	return s, nil
+// Close stops the follower goroutine. The store stays open (it is the
+// caller's); the Engine keeps answering, catching up on each retrieve
+// instead of in the background.
+func (e *Engine) Close() error {
+	e.closeOnce.Do(e.stopFollow)
+	return nil
 }
 
-// Fresh returns a snapshot at the store's current revision, waiting for a
-// rebuild when the current snapshot is stale.
-func (e *Engine) Fresh(ctx context.Context) (*index.Snapshot, error) {
+// follow applies the store's changes in the background as the feed
+// announces them, so that writes by other processes and goroutines are in
+// the snapshot before anyone asks. It does nothing until the first
+// snapshot exists, and ends when ctx is done or the store is closed.
+func (e *Engine) follow(ctx context.Context, changed <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		}
+		if e.snap.Load() == nil {
+			continue
+		}
+		if _, err := e.Snapshot(ctx); errors.Is(err, store.ErrClosed) || ctx.Err() != nil {
+			return
+		}
+		// Another failure (a network store's hiccup) is retried by the next
+		// announcement or retrieve.
+	}
+}
+
+// Snapshot returns the index snapshot a retrieve should use: the current
+// one when it is at the store's revision (one atomic load), else one
+// brought up to date first, through the change feed (work proportional to
+// the entries changed) or, without a feed or when the feed lost track, by
+// a full build. Only the very first call, or a rebuild, reads the whole
+// store.
+func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
 	rev, err := e.st.Revision(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read store revision: %w", err)
@@ -147,23 +189,24 @@ func (e *Engine) Fresh(ctx context.Context) (*index.Snapshot, error) {
 	if s := e.snap.Load(); s != nil && s.Revision() == rev {
 		return s, nil
 	}
-	return e.build(ctx, rev)
+	return e.catchUp(ctx)
 }
 
-// Rebuild discards the snapshot and builds a new one from the store, for
-// edits the revision cannot see (another process writing an fs folder).
+// Fresh is Snapshot, kept for callers written when Snapshot could answer
+// stale: both return a snapshot at the store's current revision.
+func (e *Engine) Fresh(ctx context.Context) (*index.Snapshot, error) { return e.Snapshot(ctx) }
+
+// Rebuild discards the snapshot and builds a new one from the whole
+// store, for edits the revision cannot see (another process writing an fs
+// folder that is not watched). It is serialised with writes and other
+// publishes.
 func (e *Engine) Rebuild(ctx context.Context) (BuildStats, error) {
-	rev, err := e.st.Revision(ctx)
-	if err != nil {
-		return BuildStats{}, fmt.Errorf("read store revision: %w", err)
+	if err := e.lock(ctx); err != nil {
+		return BuildStats{}, err
 	}
-	s, stats, err := e.buildAt(ctx, rev)
-	if err != nil {
-		return stats, err
-	}
-	// Unconditional: the point is to replace a snapshot of the same revision.
-	e.snap.Store(s)
-	return stats, nil
+	defer e.unlock()
+	_, stats, err := e.rebuildLocked(ctx)
+	return stats, err
 }
 
 // BuildStats reports what a full build indexed and skipped.
@@ -172,33 +215,143 @@ type BuildStats struct {
 	Skipped []error // one per entry the store could not read
 }
 
-func buildKey(rev uint64) string { return fmt.Sprint(rev) }
-
-// build makes a snapshot at rev, sharing the work with concurrent callers
-// asking for the same revision. The build does not stop when the caller
-// that started it gives up: others may be waiting for it.
-func (e *Engine) build(ctx context.Context, rev uint64) (*index.Snapshot, error) {
+func (e *Engine) lock(ctx context.Context) error {
 	select {
-	case r := <-e.buildAsync(ctx, rev):
-		if r.Err != nil {
-			return nil, r.Err
-		}
-		return r.Val.(*index.Snapshot), nil
+	case e.pub <- struct{}{}:
+		return nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 }
 
-func (e *Engine) buildAsync(ctx context.Context, rev uint64) <-chan singleflight.Result {
-	ctx = context.WithoutCancel(ctx)
-	return e.builds.DoChan(buildKey(rev), func() (any, error) {
-		s, _, err := e.buildAt(ctx, rev)
-		if err != nil {
-			return nil, err
+func (e *Engine) unlock() { <-e.pub }
+
+// catchUp brings the snapshot to the store's current revision, under the
+// publish lock.
+func (e *Engine) catchUp(ctx context.Context) (*index.Snapshot, error) {
+	if err := e.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer e.unlock()
+	return e.catchUpLocked(ctx)
+}
+
+func (e *Engine) catchUpLocked(ctx context.Context) (*index.Snapshot, error) {
+	rev, err := e.st.Revision(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read store revision: %w", err)
+	}
+	s := e.snap.Load()
+	switch {
+	case s != nil && s.Revision() == rev:
+		return s, nil // someone caught up while this caller waited
+	case s == nil || e.feed == nil:
+		s, _, err := e.rebuildLocked(ctx)
+		return s, err
+	}
+	cs, err := e.feed.Changes(ctx, s.Revision())
+	if err != nil {
+		return nil, fmt.Errorf("read store changes: %w", err)
+	}
+	if cs.Reset {
+		s, _, err := e.rebuildLocked(ctx)
+		return s, err
+	}
+	next, err := e.apply(ctx, s, cs)
+	if err != nil {
+		return nil, err
+	}
+	e.publish(next, cs)
+	return next, nil
+}
+
+// bulkApply is the change-set size above which apply rebuilds the index
+// from the snapshot's documents and the re-read entries (pure CPU, no
+// store scan) instead of patching it one key at a time.
+const bulkApply = 256
+
+// apply returns s brought to cs.Rev by re-reading each key of cs: an entry
+// that is gone, or that cannot be read (as a full build skips it), leaves
+// the index. Only a cancelled context or a closed store stop it.
+func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSet) (*index.Snapshot, error) {
+	got := make([]*index.Input, len(cs.Keys))
+	for i, k := range cs.Keys {
+		ent, err := e.st.Get(ctx, k.Category, k.Name)
+		switch {
+		case err == nil:
+			got[i] = &index.Input{Category: ent.Category, Name: ent.Name, Content: ent.Content}
+		case ctx.Err() != nil || errors.Is(err, store.ErrClosed):
+			return nil, fmt.Errorf("read changed entry %s: %w", k, err)
 		}
-		e.publish(s)
-		return s, nil
-	})
+	}
+	if len(cs.Keys) > bulkApply {
+		m := make(map[store.Key]index.Input, s.Count()+len(cs.Keys))
+		var order []store.Key
+		s.Docs(func(d *index.Doc) bool {
+			k := store.Key{Category: d.Category, Name: d.Name}
+			m[k] = index.Input{Category: d.Category, Name: d.Name, Content: d.Content}
+			order = append(order, k)
+			return true
+		})
+		for i, k := range cs.Keys {
+			if _, ok := m[k]; !ok && got[i] != nil {
+				order = append(order, k)
+			}
+			if got[i] != nil {
+				m[k] = *got[i]
+			} else {
+				delete(m, k)
+			}
+		}
+		docs := make([]index.Input, 0, len(m))
+		for _, k := range order {
+			if in, ok := m[k]; ok {
+				docs = append(docs, in)
+			}
+		}
+		return index.Build(cs.Rev, e.tok, docs), nil
+	}
+	next := s
+	for i, k := range cs.Keys {
+		if got[i] != nil {
+			next = next.With(cs.Rev, *got[i])
+		} else {
+			next = next.Without(cs.Rev, k.Category, k.Name)
+		}
+	}
+	return retag(next, cs.Rev), nil
+}
+
+// retag returns s tagged rev: a change set may move the revision without
+// naming a key (writes that the feed folded away).
+func retag(s *index.Snapshot, rev uint64) *index.Snapshot {
+	if s.Revision() == rev {
+		return s
+	}
+	return s.Without(rev, "", "") // no entry has an empty identity: a relabelled clone
+}
+
+// rebuildLocked builds a snapshot of the whole store and publishes it as
+// the start of a new lineage. The caller holds the publish lock.
+func (e *Engine) rebuildLocked(ctx context.Context) (*index.Snapshot, BuildStats, error) {
+	rev, err := e.st.Revision(ctx)
+	if err != nil {
+		return nil, BuildStats{}, fmt.Errorf("read store revision: %w", err)
+	}
+	// Writes that land during the scan may or may not be in it; the
+	// snapshot is tagged with the revision before it, so the feed lists
+	// them again afterwards.
+	s, stats, err := e.buildAt(ctx, rev)
+	if err != nil {
+		return nil, stats, err
+	}
+	var since uint64
+	if cur := e.snap.Load(); cur != nil {
+		since = cur.Revision()
+	}
+	e.lineage++
+	e.publish(s, store.ChangeSet{Since: since, Rev: rev, Reset: true})
+	return s, stats, nil
 }
 
 func (e *Engine) buildAt(ctx context.Context, rev uint64) (*index.Snapshot, BuildStats, error) {
@@ -226,108 +379,129 @@ func (e *Engine) buildAt(ctx context.Context, rev uint64) (*index.Snapshot, Buil
 	return s, stats, nil
 }
 
-// publish swaps s in unless a newer snapshot is already there.
-func (e *Engine) publish(s *index.Snapshot) {
-	for {
-		cur := e.snap.Load()
-		if cur != nil && cur.Revision() > s.Revision() {
-			return
-		}
-		if e.snap.CompareAndSwap(cur, s) {
-			return
-		}
+// publish installs s, derived from the installed snapshot by cs (or, with
+// cs.Reset, built from the whole store), and starts a background
+// compaction when its overlay has grown. The caller holds the publish lock.
+func (e *Engine) publish(s *index.Snapshot, cs store.ChangeSet) {
+	e.snap.Store(s)
+	switch {
+	case cs.Reset:
+		e.touched = nil // a running compaction is of an older lineage
+	case e.compacting:
+		e.touched = append(e.touched, cs.Keys...)
 	}
-}
-
-// Put writes an entry to the store (an upsert) and makes it visible to the
-// next retrieve without a rebuild.
-func (e *Engine) Put(ctx context.Context, ent store.Entry) error {
-	return e.write(ctx, func() error { return e.st.Put(ctx, ent) },
-		change{put: true, in: index.Input{Category: ent.Category, Name: ent.Name, Content: ent.Content}})
-}
-
-// Delete removes an entry from the store and from the next retrieve.
-func (e *Engine) Delete(ctx context.Context, category, name string) error {
-	return e.write(ctx, func() error { return e.st.Delete(ctx, category, name) },
-		change{in: index.Input{Category: category, Name: name}})
-}
-
-// change is one write through the engine, as the index sees it.
-type change struct {
-	rev uint64
-	put bool // else a delete
-	in  index.Input
-}
-
-func (c change) apply(s *index.Snapshot) *index.Snapshot {
-	if c.put {
-		return s.With(c.rev, c.in)
+	if !e.compacting && s.WantsCompaction() {
+		// Fold the overlay into a new base off the write path: at 100k
+		// entries that is seconds of CPU no writer should wait for.
+		e.compacting, e.touched = true, nil
+		go e.compact(s, e.lineage)
 	}
-	return s.Without(c.rev, c.in.Category, c.in.Name)
+	if e.onChange != nil && (cs.Reset || len(cs.Keys) > 0) {
+		e.onChange(cs)
+	}
 }
 
 // compact folds the overlay of snap into a new base on its own goroutine,
-// then, under the write lock, replays the writes made meanwhile and swaps
-// the result in. If the snapshot's lineage changed in between (a full
-// rebuild from the store), the work is dropped: the current snapshot is
-// newer and complete.
-func (e *Engine) compact(snap *index.Snapshot) {
+// then, under the publish lock, replays on the result the keys published
+// meanwhile (taking their documents from the installed snapshot, which is
+// at least as new) and installs it. If a full build came in between (a
+// new lineage), the work is dropped: the installed snapshot is newer and
+// complete.
+func (e *Engine) compact(snap *index.Snapshot, lineage uint64) {
 	c := snap.Compact()
-	e.wmu.Lock()
-	defer e.wmu.Unlock()
-	log := e.compactLog
-	e.compacting, e.compactLog = false, nil
-	for _, ch := range log {
-		c = ch.apply(c)
-	}
-	if e.snap.Load() != e.tip || e.tip.Revision() != c.Revision() {
+	_ = e.lock(context.Background())
+	defer e.unlock()
+	touched := e.touched
+	e.compacting, e.touched = false, nil
+	if e.lineage != lineage {
 		return
 	}
-	e.snap.Store(c)
-	e.tip = c
+	cur := e.snap.Load()
+	seen := make(map[store.Key]bool, len(touched))
+	for _, k := range touched {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if d := cur.Lookup(k.Category, k.Name); d != nil {
+			c = c.With(cur.Revision(), index.Input{Category: d.Category, Name: d.Name, Content: d.Content})
+		} else {
+			c = c.Without(cur.Revision(), k.Category, k.Name)
+		}
+	}
+	e.snap.Store(retag(c, cur.Revision()))
 }
 
-// write runs a store write and brings the snapshot up to date before it
-// returns, so the next retrieve sees it: by patching the snapshot when this
-// write alone moved the revision, by a rebuild otherwise. The writer pays
-// for any staleness it meets; readers never wait for it.
-func (e *Engine) write(ctx context.Context, do func() error, ch change) error {
-	e.wmu.Lock()
-	defer e.wmu.Unlock()
-	if e.snap.Load() == nil {
+// Put writes an entry to the store (an upsert); a retrieve that starts
+// after it returns sees it.
+func (e *Engine) Put(ctx context.Context, ent store.Entry) error {
+	return e.write(ctx, ent.Key(), true, func() error { return e.st.Put(ctx, ent) })
+}
+
+// Delete removes an entry from the store; a retrieve that starts after it
+// returns no longer finds it.
+func (e *Engine) Delete(ctx context.Context, category, name string) error {
+	return e.write(ctx, store.Key{Category: category, Name: name}, true,
+		func() error { return e.st.Delete(ctx, category, name) })
+}
+
+// Update is the store's atomic read-modify-write of one entry
+// (store.Store.Update, same contract); a retrieve that starts after it
+// returns sees the result.
+func (e *Engine) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
+	return e.write(ctx, store.Key{Category: category, Name: name}, false,
+		func() error { return e.st.Update(ctx, category, name, fn) })
+}
+
+// write runs a store write to key and brings the snapshot up to date
+// before it returns, so the next retrieve sees it without waiting. With a
+// change feed that is an ordinary catch-up, which also takes in whatever
+// others wrote meanwhile. Without one, the revision is the only signal:
+// the write runs under the publish lock, so that a revision that moved by
+// exactly one around a write that surely moved it (moves, a Put or
+// Delete) is that write alone and the snapshot is patched; anything else
+// rebuilds.
+func (e *Engine) write(ctx context.Context, key store.Key, moves bool, do func() error) error {
+	if e.feed != nil {
+		if err := do(); err != nil {
+			return err
+		}
+		if e.snap.Load() != nil {
+			// On failure the write has still landed; the next retrieve
+			// catches up.
+			_, _ = e.catchUp(ctx)
+		}
+		return nil
+	}
+	if err := e.lock(ctx); err != nil {
+		return err
+	}
+	defer e.unlock()
+	s := e.snap.Load()
+	if s == nil {
 		// No index yet (a one-shot `recall add`): nothing to keep fresh.
 		return do()
 	}
-	cur, err := e.Fresh(ctx)
+	before, err := e.st.Revision(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("read store revision: %w", err)
 	}
 	if err := do(); err != nil {
 		return err
 	}
 	after, err := e.st.Revision(ctx)
-	if err != nil {
+	switch {
+	case err != nil:
 		// The write landed; the snapshot is merely stale, and the next
-		// retrieve starts a rebuild.
-		return nil
-	}
-	if after == cur.Revision()+1 {
-		ch.rev = after
-		next := ch.apply(cur)
-		e.publish(next)
-		e.tip = next
-		switch {
-		case e.compacting:
-			e.compactLog = append(e.compactLog, ch)
-		case next.WantsCompaction():
-			// Fold the overlay into a new base off the write path: at 100k
-			// entries that is seconds of CPU no writer should wait for.
-			e.compacting = true
-			go e.compact(next)
+		// retrieve catches up.
+	case after == before:
+		// Nothing written (an Update that changed nothing).
+	case moves && s.Revision() == before && after == before+1:
+		if next, err := e.apply(ctx, s, store.ChangeSet{Since: before, Rev: after, Keys: []store.Key{key}}); err == nil {
+			e.publish(next, store.ChangeSet{Since: before, Rev: after, Keys: []store.Key{key}})
 		}
-		return nil
+	default:
+		_, _, _ = e.rebuildLocked(ctx)
 	}
-	// Someone else wrote in between: rebuild from the store.
-	_, _ = e.build(ctx, after)
 	return nil
 }

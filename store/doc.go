@@ -10,13 +10,17 @@
 //
 // An entry is identified by (category, name). Put is an upsert. Every
 // successful Put or Delete raises the store's revision; readers (an index,
-// a cache) compare revisions to know when they are stale.
+// a cache) compare revisions to know when they are stale, and a backend
+// with a change feed tells them which entries to re-read.
 //
 // # Optional capabilities
 //
 // Extras are optional interfaces found by type assertion, in the manner of
-// io/fs: for example a backend that can persist embedding vectors
-// implements a vector-cache interface defined where it is used.
+// io/fs: Batcher (bulk writes), ChangeFeed (which identities changed since
+// a revision, or Reset: rebuild), and a vector cache defined where it is
+// used (embed/cache). ChangeLog is a bounded in-memory change history a
+// single-process backend can answer ChangeFeed from; storetest.RunChangeFeed
+// checks an implementation.
 //
 // # Caveats
 //

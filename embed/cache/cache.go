@@ -297,11 +297,22 @@ type SyncStats struct {
 // whose text is not among texts are deleted. When ctx is cancelled, the
 // batches already embedded stay stored and a later Sync continues; nothing
 // is pruned.
+//
+// Only vectors the cache already held when Sync started can be pruned:
+// texts is what the caller read before, and a vector embedded meanwhile
+// (a background fill for an entry written during the Sync) belongs to
+// text the caller did not see, not to text that is gone.
 func (c *Cache) Sync(ctx context.Context, texts []string, progress func(done, total int)) (SyncStats, error) {
 	var st SyncStats
 	if err := c.Load(ctx); err != nil {
 		return st, err
 	}
+	c.mu.RLock()
+	held := make([]string, 0, len(c.vecs))
+	for k := range c.vecs {
+		held = append(held, k)
+	}
+	c.mu.RUnlock()
 	want := make(map[string]bool, len(texts))
 	var missing []string
 	for _, t := range texts {
@@ -332,13 +343,11 @@ func (c *Cache) Sync(ctx context.Context, texts []string, progress func(done, to
 		}
 	}
 	var stale []string
-	c.mu.RLock()
-	for k := range c.vecs {
+	for _, k := range held {
 		if !want[k] {
 			stale = append(stale, k)
 		}
 	}
-	c.mu.RUnlock()
 	if len(stale) > 0 {
 		if c.be != nil {
 			if err := c.be.DeleteVectors(ctx, c.model, stale); err != nil {

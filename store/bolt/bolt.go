@@ -64,6 +64,10 @@ type Options struct {
 	// machine (not just of the process) can lose writes or corrupt the
 	// file. Meant for benchmarks only.
 	NoSync bool
+
+	// ChangeLogSize is how many changed keys the change feed remembers
+	// (see Store.Changes); zero means store.DefaultChangeLogSize.
+	ChangeLogSize int
 }
 
 // Validate reports whether the options are usable.
@@ -89,9 +93,18 @@ type Store struct {
 	// broken is set when bbolt panicked or faulted on the file's
 	// structure; from then on every call fails with it (see use).
 	broken atomic.Pointer[error]
+
+	// feed holds the revision this process has committed and the keys
+	// written at each recent revision; see feed.go. wmu serialises entry
+	// writes from their transaction to their record in feed.
+	wmu  sync.Mutex
+	feed *store.ChangeLog
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store      = (*Store)(nil)
+	_ store.ChangeFeed = (*Store)(nil)
+)
 
 // Open opens the recall database at path, creating the file (mode 0600,
 // since memories are personal) if it does not exist. The parent directory
@@ -146,7 +159,12 @@ func Open(path string, opts *Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &Store{path: path, db: db}, nil
+	rev, err := fileRevision(db)
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &Store{path: path, db: db, feed: store.NewChangeLog(rev, o.ChangeLogSize)}, nil
 }
 
 // initialise checks the file's format, creates missing buckets and
@@ -366,9 +384,9 @@ func (s *Store) Put(ctx context.Context, e store.Entry) error {
 		return err
 	}
 	return s.use(ctx, op, func() error {
-		return s.db.Update(func(tx *bbolt.Tx) error {
+		return s.write(func(tx *bbolt.Tx) error {
 			return putTx(tx, op, e, extra)
-		})
+		}, e.Key())
 	})
 }
 
@@ -384,7 +402,7 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 	}
 	key := encodeKey(category, name)
 	err := s.use(ctx, op, func() error {
-		return s.db.Update(func(tx *bbolt.Tx) error {
+		return s.write(func(tx *bbolt.Tx) error {
 			old := store.Entry{Category: category, Name: name}
 			v := tx.Bucket(bucketEntries).Get(key)
 			found := v != nil
@@ -407,7 +425,7 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 				return err
 			}
 			return putTx(tx, op, e, extra)
-		})
+		}, store.Key{Category: category, Name: name})
 	})
 	if errors.Is(err, store.ErrNoChange) {
 		return nil
@@ -464,7 +482,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	}
 	key := encodeKey(category, name)
 	return s.use(ctx, op, func() error {
-		return s.db.Update(func(tx *bbolt.Tx) error {
+		return s.write(func(tx *bbolt.Tx) error {
 			entries := tx.Bucket(bucketEntries)
 			if entries.Get(key) == nil {
 				return fmt.Errorf("%s: %w", op, store.ErrNotFound)
@@ -473,7 +491,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 				return fmt.Errorf("%s: %w", op, err)
 			}
 			return bump(tx)
-		})
+		}, store.Key{Category: category, Name: name})
 	})
 }
 
@@ -487,14 +505,15 @@ func bump(tx *bbolt.Tx) error {
 }
 
 // Revision returns the revision stored in the file. It survives Close and
-// reopening; it rises by one per successful Put or Delete.
+// reopening; it rises by one per successful Put or Delete. Only this
+// process can have the file open, so it is read from memory, where each
+// write sets it after it has committed, together with its change-feed
+// record.
 func (s *Store) Revision(ctx context.Context) (uint64, error) {
 	var r uint64
 	err := s.use(ctx, "revision", func() error {
-		return s.db.View(func(tx *bbolt.Tx) error {
-			r = tx.Bucket(bucketMeta).Sequence()
-			return nil
-		})
+		r = s.feed.Rev()
+		return nil
 	})
 	return r, err
 }
@@ -589,6 +608,7 @@ func (s *Store) Close() error {
 		return fmt.Errorf("close %s: %w", s.path, store.ErrClosed)
 	}
 	s.closed = true
+	defer s.feed.Close() // followers wake up and learn that it is closed
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", s.path, err)
 	}

@@ -76,6 +76,14 @@
 // the revision survives reopening and never goes down. Reads never bump it;
 // neither does a failed write, such as a Delete of a missing entry.
 //
+// Store implements store.ChangeFeed. Only one process has the file open,
+// so the feed is a bounded history in that process's memory
+// (Options.ChangeLogSize keys): each write records its key when its
+// transaction has committed, and Revision reads the revision from there,
+// so the two become visible together. A reopened file starts with an empty
+// history: a reader whose revision predates the Open gets Reset and
+// rebuilds.
+//
 // All reads in chunks, one short read transaction per chunk, and yields
 // only between transactions: the loop body may write to the store, and a
 // slow consumer does not hold a transaction open. As a consequence All is

@@ -115,30 +115,40 @@
 // another process is never taken away. Writes to one entry are serialised
 // within the Store; reads take no lock.
 //
-// # Revision
+// # Revision and change feed
 //
 // The revision is a counter in memory, starting at zero, raised by each
-// successful Put and Delete of this Store value. Changes made by hand, by
-// git, by another process, or by another Store on the same folder are
-// visible to Get and All at once, but by themselves they do not raise the
-// revision: an index that watches the revision must be rebuilt explicitly
-// (or the process restarted) to see them, unless the Store watches the
-// folder.
+// successful Put, Update and Delete of this Store value. Changes made by
+// hand, by git, by another process, or by another Store on the same
+// folder are visible to Get and All at once, but by themselves they do not
+// raise the revision: an index that watches the revision must be rebuilt
+// explicitly (or the process restarted) to see them, unless the Store
+// watches the folder.
+//
+// Store implements store.ChangeFeed: Changes names the entries written
+// since a revision, from a bounded history in memory (Options.ChangeLogSize
+// keys), so that an index re-reads only those. A reader further behind,
+// or one whose revision this Store never issued, gets Reset and rebuilds.
 //
 // # Watching
 //
 // A long-running process (a server) calls Store.Watch, and from then on
-// outside edits raise the revision too, so the next retrieve rebuilds its
-// index. Two paths notice them: file system events (fsnotify) on the root
-// and every category folder, new ones included, reported within about
-// 100 ms of a burst going quiet; and a stat scan every 2 s comparing each
-// entry file's size and modification time, for file systems whose events
-// are lost or never sent (network mounts, some container volumes). A burst
-// such as a git pull raises the revision once or a few times, not once per
-// file. The Store's own writes are recognised (it notes the size and
-// modification time of each file it is about to rename into place) and do
-// not raise the revision a second time. WatchOptions tunes the debounce
-// and the scan, or turns events off.
+// outside edits raise the revision too and enter the change feed by
+// entry, so that an index re-reads just the files that changed. Two paths
+// notice them: file system events (fsnotify) on the root and on every
+// folder below it (nested categories, new folders included), reported
+// within about 100 ms of a burst going quiet; and a stat scan comparing
+// each entry file's size and modification time, for file systems whose
+// events are lost or never sent (network mounts, some container volumes):
+// every 2 s when events cannot be had, every 30 s as a safety net while
+// they work. A burst such as a git pull raises the revision once or a few
+// times, not once per file. A folder moved in is read for its entries; one
+// removed takes the entries known under it. When the kernel drops events
+// (queue overflow), the feed tells readers to rebuild. The Store's own
+// writes are recognised (it notes the size and modification time of each
+// file it is about to rename into place) and do not raise the revision a
+// second time. WatchOptions tunes the debounce and the scan, or turns
+// events off.
 //
 // # Vector cache
 //

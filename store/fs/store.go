@@ -41,6 +41,10 @@ type Options struct {
 	// one, Put refuses an identity that differs only by case from an
 	// existing entry instead of overwriting that entry.
 	Case CaseMode
+
+	// ChangeLogSize is how many changed keys the change feed remembers
+	// (see Store.Changes); zero means store.DefaultChangeLogSize.
+	ChangeLogSize int
 }
 
 // Store keeps entries as markdown files under a root folder. It is safe for
@@ -51,7 +55,7 @@ type Store struct {
 	caseOnce sync.Once
 	caseMode CaseMode // Options.Case, or found out by the first Put
 	opts     Options
-	rev      atomic.Uint64
+	feed     *store.ChangeLog // the revision and the keys behind it; see feed.go
 	closed   atomic.Bool
 	locks    keyLocks   // serialises writes to one entry
 	mkdirMu  sync.Mutex // see ensureDir
@@ -97,7 +101,7 @@ func Open(root string, opts *Options) (*Store, error) {
 		removeStaleTemps(abs, age)
 		removeStaleVectorTemps(abs, age)
 	}
-	return &Store{root: abs, rootDev: dev, opts: o}, nil
+	return &Store{root: abs, rootDev: dev, opts: o, feed: store.NewChangeLog(0, o.ChangeLogSize)}, nil
 }
 
 // Path returns the file that holds (or would hold) the entry, without
@@ -278,7 +282,7 @@ func (s *Store) writeLocked(e store.Entry) error {
 	}
 	// The rename is visible from here on: count it even if the fsync below
 	// fails, so no index misses the change.
-	s.rev.Add(1)
+	s.feed.Add(e.Key())
 	if err := syncDir(dir); err != nil {
 		return fmt.Errorf("put %s: %w", e.Key(), err)
 	}
@@ -345,7 +349,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 		}
 		return fmt.Errorf("delete %s: %w", key, err)
 	}
-	s.rev.Add(1)
+	s.feed.Add(key)
 	if err := syncOpenDir(d); err != nil {
 		return fmt.Errorf("delete %s: %w", key, err)
 	}
@@ -392,7 +396,7 @@ func (s *Store) Revision(ctx context.Context) (uint64, error) {
 	if err := s.check(ctx, "revision"); err != nil {
 		return 0, err
 	}
-	return s.rev.Load(), nil
+	return s.feed.Rev(), nil
 }
 
 // Close marks the store closed; further calls fail with store.ErrClosed.
@@ -403,5 +407,6 @@ func (s *Store) Close() error {
 		return fmt.Errorf("close: %w", store.ErrClosed)
 	}
 	s.stopWatch()
+	s.feed.Close() // followers wake up and learn that it is closed
 	return nil
 }

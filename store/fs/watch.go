@@ -22,6 +22,8 @@ import (
 const (
 	defaultDebounce     = 100 * time.Millisecond
 	defaultScanInterval = 2 * time.Second
+	// defaultSafetyScanInterval is the scan's period while events work.
+	defaultSafetyScanInterval = 30 * time.Second
 	// maxDelay bounds how long a burst that never goes quiet (a slow git
 	// checkout) can hold its report back.
 	maxDelay = 500 * time.Millisecond
@@ -43,7 +45,10 @@ type WatchOptions struct {
 	Debounce time.Duration
 	// ScanInterval is the period of the stat scan, the fallback for file
 	// systems that lose events or never send them (network mounts, some
-	// container volumes, a full inotify queue). Zero means 2 s; a negative
+	// container volumes). Zero means 2 s when events are off or cannot be
+	// had, and 30 s while they work (then the scan is only a safety net: a
+	// stat per entry file every 2 s is real CPU at 100k entries); on a
+	// network mount, whose remote edits send no events, set it. A negative
 	// value turns the scan off.
 	ScanInterval time.Duration
 	// NoEvents turns file system events (fsnotify) off, leaving the scan
@@ -51,12 +56,15 @@ type WatchOptions struct {
 	NoEvents bool
 }
 
-func (o WatchOptions) withDefaults() WatchOptions {
+func (o WatchOptions) withDefaults(events bool) WatchOptions {
 	if o.Debounce <= 0 {
 		o.Debounce = defaultDebounce
 	}
 	if o.ScanInterval == 0 {
 		o.ScanInterval = defaultScanInterval
+		if events {
+			o.ScanInterval = defaultSafetyScanInterval
+		}
 	}
 	return o
 }
@@ -158,21 +166,29 @@ func (s *Store) isOwn(path string, st fileState) bool {
 }
 
 // Watch makes edits that other processes, editors or git make in the
-// folder raise the revision, so that an index over the store notices them
-// the way it notices the Store's own writes. onChange, when not nil, is
-// called after each such raise, from the watch's goroutine; it must return
-// promptly (start a goroutine for slow work such as a rebuild).
+// folder raise the revision and enter the change feed (see Changes), so
+// that an index over the store follows them the way it follows the
+// Store's own writes, re-reading only the files that changed. onChange,
+// when not nil, is called after each such raise, from the watch's
+// goroutine; it must return promptly (start a goroutine for slow work).
 //
 // Watch sets the watch up and returns; the watch runs until ctx is done or
 // the Store is closed (Close waits for it to stop). Only one watch runs at
 // a time; a second call while one runs fails.
 //
 // Two paths notice a change. File system events (fsnotify) on the root
-// and on every category folder, new folders included, report an edit
-// within about Debounce. A stat scan every ScanInterval compares each
-// entry file's size and modification time with the previous scan's, for
-// the file systems where events are lost or never sent. A burst of
-// changes raises the revision once, after it has been quiet for Debounce.
+// and on every folder below it, at any depth and new folders included,
+// report an edit within about Debounce, naming the file. A stat scan
+// compares each entry file's size and modification time with the previous
+// scan's, for the file systems where events are lost or never sent; it is
+// a safety net, run every ScanInterval (by default 2 s without events and
+// 30 s with them), and costs a stat per file but reads none. A burst of
+// changes raises the revision once, after it has been quiet for Debounce,
+// and enters every file it touched into the feed. A folder that appears
+// (moved in, checked out) is read for the entry files in it; one that goes
+// away takes the entries known under it. When events were lost (the
+// kernel queue overflowed) the feed tells readers to rebuild.
+//
 // Writes made through this Store are recognised and not counted twice;
 // temp files, names starting with '.', files that are not "*.md" and
 // attribute-only changes (touch, chmod) are ignored by the event path.
@@ -184,8 +200,8 @@ func (s *Store) Watch(ctx context.Context, onChange func()) error {
 	if err := s.check(ctx, "watch"); err != nil {
 		return err
 	}
-	opts := s.opts.Watch.withDefaults()
-	w := &watcher{s: s, opts: opts, onChange: onChange, grace: ownWriteGrace}
+	opts := s.opts.Watch
+	w := &watcher{s: s, onChange: onChange, grace: ownWriteGrace}
 
 	s.watch.mu.Lock()
 	if s.watch.current != nil {
@@ -207,12 +223,10 @@ func (s *Store) Watch(ctx context.Context, onChange func()) error {
 			}
 		}
 	}
-	w.files = s.scanTree()
-	for p, st := range w.files {
-		if st.dir {
-			w.addDir(p)
-		}
-	}
+	w.opts = opts.withDefaults(w.fw != nil)
+	// Each folder is watched before it is read, so that nothing created in
+	// it after the read goes unseen.
+	w.files = s.scanTree(w.addDir)
 
 	wctx, cancel := context.WithCancel(ctx)
 	s.watch.mu.Lock()
@@ -251,8 +265,13 @@ type watcher struct {
 	onChange func()
 	cancel   context.CancelFunc
 	fw       *fsnotify.Watcher    // nil: scan only
-	files    map[string]fileState // the last scan: entry files and category folders
+	files    map[string]fileState // what the watch knows: entry files and folders below the root
 	grace    time.Duration        // see ownWriteGrace
+
+	// The burst being collected: keys of entries touched by others, and
+	// whether changes were lost so that readers must rebuild.
+	pending map[store.Key]struct{}
+	lost    bool
 }
 
 func (w *watcher) run(ctx context.Context) {
@@ -300,8 +319,10 @@ func (w *watcher) run(ctx context.Context) {
 				errs = nil
 				continue
 			}
-			// Lost events may have been anything.
+			// Lost events may have been anything: readers must rebuild,
+			// and the next scan re-learns the tree.
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.lost = true
 				mark()
 			}
 		case <-tick:
@@ -310,12 +331,63 @@ func (w *watcher) run(ctx context.Context) {
 			}
 		case <-fire.C:
 			since = time.Time{}
-			w.s.rev.Add(1)
-			if w.onChange != nil {
+			if w.flush() && w.onChange != nil {
 				w.onChange()
 			}
 		}
 	}
+}
+
+// flush enters the burst into the feed, raising the revision once, and
+// reports whether it did.
+func (w *watcher) flush() bool {
+	switch {
+	case w.lost:
+		w.s.feed.LostTrack()
+	case len(w.pending) > 0:
+		keys := make([]store.Key, 0, len(w.pending))
+		for k := range w.pending {
+			keys = append(keys, k)
+		}
+		w.s.feed.Add(keys...)
+	default:
+		return false
+	}
+	w.lost, w.pending = false, nil
+	return true
+}
+
+// touch adds the entry at path to the burst. Paths that cannot be an
+// entry (a file in the root) are left out.
+func (w *watcher) touch(path string) {
+	k, ok := w.s.keyOf(path)
+	if !ok {
+		return
+	}
+	if w.pending == nil {
+		w.pending = make(map[store.Key]struct{})
+	}
+	w.pending[k] = struct{}{}
+}
+
+// keyOf is the identity whose file is path: the folders between the root
+// and the file are the category's segments, the file name less ".md" the
+// name. It does not validate them: a Get of a key that breaks the rules
+// fails, and its reader then treats it as absent, as All skips it.
+func (s *Store) keyOf(path string) (store.Key, bool) {
+	rel, err := filepath.Rel(s.root, path)
+	if err != nil || !strings.HasSuffix(rel, ext) {
+		return store.Key{}, false
+	}
+	dir, base := filepath.Split(filepath.ToSlash(rel))
+	dir = strings.TrimSuffix(dir, "/")
+	if strings.HasPrefix(dir, "../") || strings.HasPrefix(rel, "../") {
+		return store.Key{}, false
+	}
+	if dir == "" { // a note in the root folder itself
+		dir = RootCategory
+	}
+	return store.Key{Category: dir, Name: strings.TrimSuffix(base, ext)}, true
 }
 
 // release gives the Store back its watch slot.
@@ -333,72 +405,132 @@ func (w *watcher) release() {
 	s.watch.mu.Unlock()
 }
 
-// addDir watches a category folder. A failure (the folder went away, no
-// watches left) is not fatal: the scan still covers the folder.
+// addDir watches a folder. A failure (the folder went away, no watches
+// left) is not fatal: the scan still covers the folder.
 func (w *watcher) addDir(path string) {
 	if w.fw != nil {
 		_ = w.fw.Add(path)
 	}
 }
 
-// relevant reports whether an event may change what All yields, and
-// starts watching category folders as they appear.
+// hidden reports whether path, below the root, has a component starting
+// with '.': temp files, .recall, .git, editor swap files.
+func (w *watcher) hidden(path string) bool {
+	rel, err := filepath.Rel(w.s.root, path)
+	if err != nil {
+		return true
+	}
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.HasPrefix(c, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// relevant looks at one event: it adds the entries it touched to the
+// burst, keeps the watch's picture of the tree current (watching new
+// folders and reading what they hold, dropping folders that went away
+// with the entries known under them) and reports whether the burst grew.
 func (w *watcher) relevant(ev fsnotify.Event) bool {
 	if ev.Op == fsnotify.Chmod { // touch, chmod, indexers: content unchanged
 		return false
 	}
 	root := w.s.root
 	if ev.Name == root {
-		return true // the root itself was removed or moved
+		w.lost = true // the root itself was removed or moved
+		return true
 	}
-	dir, base := filepath.Split(ev.Name)
-	dir = filepath.Clean(dir)
-	if strings.HasPrefix(base, ".") {
-		return false // temp files, .git, editor swap files
-	}
-	switch {
-	case dir == root: // a category folder, or a stray file in the root
-		st := statPath(ev.Name)
-		if st.dir && ev.Has(fsnotify.Create) {
-			w.addDir(ev.Name)
-		}
-		if st.exists && !st.dir {
-			return false // files in the root are not entries
-		}
-		return !w.s.isOwn(ev.Name, st)
-	case filepath.Dir(dir) == root: // a file in a category folder
-		if !strings.HasSuffix(base, ext) {
-			return false
-		}
-		st := statPath(ev.Name)
-		if st.dir {
-			return false // folders inside a category are ignored by All
-		}
-		return !w.s.isOwn(ev.Name, st)
-	default:
+	if w.hidden(ev.Name) {
 		return false
 	}
+	if w.files == nil {
+		w.files = make(map[string]fileState)
+	}
+	st := statPath(ev.Name)
+	old, known := w.files[ev.Name]
+	grew := false
+	switch {
+	case st.dir:
+		if !known || !old.dir {
+			// A new folder, perhaps moved in whole: watch it and everything
+			// below it, and count the entries already inside.
+			grew = w.addTree(ev.Name)
+		}
+	case known && old.dir:
+		// A folder went away (removed, moved out): so did every entry below it.
+		grew = w.dropTree(ev.Name)
+	}
+	if st.dir || (known && old.dir) || !strings.HasSuffix(ev.Name, ext) {
+		return grew
+	}
+	if st.exists {
+		w.files[ev.Name] = st
+	} else {
+		delete(w.files, ev.Name)
+	}
+	if w.s.isOwn(ev.Name, st) {
+		return grew
+	}
+	w.touch(ev.Name)
+	return true
 }
 
-// rescan compares the tree with the previous scan and reports whether
-// anything changed that this Store did not do itself. It also watches
-// category folders the event path missed, and drops the records of own
-// writes that the scan has now seen.
+// addTree records a folder that appeared, watches it and the folders
+// below it (each before it is read, so that what is created in it
+// meanwhile sends an event), and adds the entry files found there that the
+// watch did not know in that state.
+func (w *watcher) addTree(dir string) bool {
+	grew := false
+	for p, st := range w.s.scanDir(dir, w.addDir) {
+		if !st.dir && w.files[p] != st && !w.s.isOwn(p, st) {
+			w.touch(p)
+			grew = true
+		}
+		w.files[p] = st
+	}
+	return grew
+}
+
+// dropTree forgets a folder that went away and the entries below it.
+func (w *watcher) dropTree(dir string) bool {
+	grew := false
+	prefix := dir + string(filepath.Separator)
+	for p, st := range w.files {
+		if p != dir && !strings.HasPrefix(p, prefix) {
+			continue
+		}
+		delete(w.files, p)
+		if !st.dir && !w.s.isOwn(p, fileState{}) {
+			w.touch(p)
+			grew = true
+		}
+	}
+	return grew
+}
+
+// rescan compares the tree with the previous scan, adds the entries that
+// changed and that this Store did not write itself to the burst, and
+// reports whether there were any. It also watches folders the event path
+// missed, and drops the records of own writes that the scan has now seen.
 func (w *watcher) rescan() bool {
-	files := w.s.scanTree()
+	files := w.s.scanTree(func(dir string) {
+		if _, ok := w.files[dir]; !ok {
+			w.addDir(dir) // a folder the event path missed
+		}
+	})
 	changed := false
 	for p, st := range files {
 		if old, ok := w.files[p]; !ok || old != st {
-			if st.dir && !ok {
-				w.addDir(p)
-			}
-			if !w.s.isOwn(p, st) {
+			if !st.dir && !w.s.isOwn(p, st) {
+				w.touch(p)
 				changed = true
 			}
 		}
 	}
-	for p := range w.files {
-		if _, ok := files[p]; !ok && !w.s.isOwn(p, fileState{}) {
+	for p, st := range w.files {
+		if _, ok := files[p]; !ok && !st.dir && !w.s.isOwn(p, fileState{}) {
+			w.touch(p)
 			changed = true
 		}
 	}
@@ -419,41 +551,65 @@ func (w *watcher) rescan() bool {
 	return changed
 }
 
-// scanTree stats what All would read: every category folder and every
-// "*.md" file in one, by path. Names starting with '.' are left out, as
-// All leaves them out.
-func (s *Store) scanTree() map[string]fileState {
+// scanTree stats what All would read: every folder below the root and
+// every "*.md" file in one, by path. Names starting with '.' are left out,
+// as All leaves them out; "*.md" files in the root are the notes of
+// RootCategory. Symbolic links are never followed. visit, when
+// not nil, is called with each folder (the root included) before it is
+// read.
+func (s *Store) scanTree(visit func(dir string)) map[string]fileState {
 	files := make(map[string]fileState)
-	cats, err := os.ReadDir(s.root)
+	s.scanInto(files, s.root, 0, visit)
+	return files
+}
+
+// scanDir is scanTree for one folder below the root and what it holds.
+func (s *Store) scanDir(dir string, visit func(dir string)) map[string]fileState {
+	files := make(map[string]fileState)
+	rel, err := filepath.Rel(s.root, dir)
 	if err != nil {
 		return files
 	}
-	for _, c := range cats {
-		dir := filepath.Join(s.root, c.Name())
-		if strings.HasPrefix(c.Name(), ".") || !isDir(c, dir) {
+	s.scanInto(files, dir, len(strings.Split(filepath.ToSlash(rel), "/")), visit)
+	return files
+}
+
+// maxWatchDepth bounds how deep the watch follows folders: a category has
+// at most 8 segments; a link loop must not make the walk endless.
+const maxWatchDepth = 8
+
+func (s *Store) scanInto(files map[string]fileState, dir string, depth int, visit func(dir string)) {
+	if visit != nil {
+		visit(dir)
+	}
+	files[dir] = fileState{exists: true, dir: true}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, f := range entries {
+		name := f.Name()
+		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		files[dir] = fileState{exists: true, dir: true}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
+		path := filepath.Join(dir, name)
+		if f.IsDir() { // a link to a folder is not followed, as All does not
+			if depth < maxWatchDepth {
+				s.scanInto(files, path, depth+1, visit)
+			}
 			continue
 		}
-		for _, f := range entries {
-			name := f.Name()
-			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ext) {
-				continue
-			}
-			path := filepath.Join(dir, name)
-			var st fileState
-			if f.Type()&iofs.ModeSymlink != 0 {
-				st = statPath(path)
-			} else if fi, err := f.Info(); err == nil {
-				st = stateOf(fi)
-			}
-			if st.exists && !st.dir {
-				files[path] = st
-			}
+		if !strings.HasSuffix(name, ext) {
+			continue
+		}
+		var st fileState
+		if f.Type()&iofs.ModeSymlink != 0 {
+			st = statPath(path)
+		} else if fi, err := f.Info(); err == nil {
+			st = stateOf(fi)
+		}
+		if st.exists && !st.dir {
+			files[path] = st
 		}
 	}
-	return files
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -160,14 +162,27 @@ func TestWatchNewFolderIsWatched(t *testing.T) {
 	root := t.TempDir()
 	s, _ := openWatched(t, root, WatchOptions{Debounce: 20 * time.Millisecond, ScanInterval: -1})
 	rev, _ := s.Revision(ctx)
-	if err := os.Mkdir(filepath.Join(root, "later"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(root, "later", "deeper"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rev = waitRevision(t, s, rev, "mkdir")
-	// The folder's Create event adds its watch before the debounce fires,
-	// so by now the watch is in place.
+	// An empty folder holds no entry: no revision. Give the event time to
+	// be seen, so that the write below lands in a folder already watched.
+	time.Sleep(200 * time.Millisecond)
+	if r, _ := s.Revision(ctx); r != rev {
+		t.Errorf("an empty new folder raised the revision to %d", r)
+	}
 	writeFile(t, filepath.Join(root, "later", "x.md"), "inside the new folder")
-	waitRevision(t, s, rev, "write into the new folder")
+	rev = waitRevision(t, s, rev, "write into the new folder")
+	writeFile(t, filepath.Join(root, "later", "deeper", "y.md"), "inside a nested new folder")
+	waitRevision(t, s, rev, "write into the nested new folder")
+	cs, err := s.Changes(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(sortedKeys(cs.Keys))
+	if want := "[later/deeper:y later:x]"; got != want {
+		t.Errorf("change feed after the writes = %s, want %s", got, want)
+	}
 }
 
 // TestWatchIgnoresOwnWrites drives the two detection paths by hand (no
@@ -175,9 +190,9 @@ func TestWatchNewFolderIsWatched(t *testing.T) {
 // edit of the same file is not.
 func TestWatchIgnoresOwnWrites(t *testing.T) {
 	s := openTemp(t)
-	w := &watcher{s: s, opts: WatchOptions{}.withDefaults()}
+	w := &watcher{s: s, opts: WatchOptions{}.withDefaults(true)}
 	s.watch.active.Store(true)
-	w.files = s.scanTree()
+	w.files = s.scanTree(nil)
 
 	path := filepath.Join(s.root, "notes", "a.md")
 	if err := s.Put(ctx, store.Entry{Category: "notes", Name: "a", Content: "mine"}); err != nil {
@@ -208,14 +223,24 @@ func TestWatchIgnoresOwnWrites(t *testing.T) {
 
 	// The same file edited by someone else.
 	time.Sleep(10 * time.Millisecond) // a distinct modification time on coarse clocks
+	before := maps.Clone(w.files)
 	if err := os.WriteFile(path, []byte("theirs, longer"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if !w.relevant(fsnotify.Event{Name: path, Op: fsnotify.Write}) {
 		t.Error("outside edit: event not counted")
 	}
+	if _, ok := w.pending[store.Key{Category: "notes", Name: "a"}]; !ok || len(w.pending) != 1 {
+		t.Errorf("outside edit: burst holds %v, want notes:a", w.pending)
+	}
+	// The event updated the watch's picture of the tree; the scan must
+	// count the edit on its own, as if the event had been lost.
+	w.files, w.pending = before, nil
 	if !w.rescan() {
 		t.Error("outside edit: scan did not count it")
+	}
+	if _, ok := w.pending[store.Key{Category: "notes", Name: "a"}]; !ok || len(w.pending) != 1 {
+		t.Errorf("outside edit: scan's burst holds %v, want notes:a", w.pending)
 	}
 
 	// Own delete, which also removes the emptied folder.
@@ -300,4 +325,13 @@ func TestWatchLifecycle(t *testing.T) {
 	if err := s.Watch(context.Background(), nil); !errors.Is(err, store.ErrClosed) {
 		t.Errorf("Watch after Close = %v, want ErrClosed", err)
 	}
+}
+
+func sortedKeys(ks []store.Key) []string {
+	out := make([]string, 0, len(ks))
+	for _, k := range ks {
+		out = append(out, k.String())
+	}
+	slices.Sort(out)
+	return out
 }

@@ -1,0 +1,71 @@
+package bolt
+
+import (
+	"context"
+
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/recallhq/recall/store"
+)
+
+// The change feed (store.ChangeFeed). A bolt file has one process at a
+// time, so the feed is the in-memory store.ChangeLog of that process: every
+// entry write records its key there once its transaction has committed,
+// and Revision reads the revision from it, so a revision and its keys
+// become visible together. The log is bounded (Options.ChangeLogSize); a
+// reader further behind, or one whose revision comes from before this Open
+// (the log starts empty), gets Reset and rebuilds from All.
+
+// write runs fn in one write transaction and, when it commits having moved
+// the revision, records keys in the feed at the new revision. It is the
+// one way entries are written (Put, Update, Delete; a PutBatch must use it
+// too, with all the batch's keys). wmu makes the records come in revision
+// order: bbolt runs commit handlers after releasing its writer lock, so
+// two writers could otherwise record out of order.
+func (s *Store) write(fn func(tx *bbolt.Tx) error, keys ...store.Key) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	var before, after uint64
+	err := s.db.Update(func(tx *bbolt.Tx) error {
+		before = tx.Bucket(bucketMeta).Sequence()
+		if err := fn(tx); err != nil {
+			return err
+		}
+		after = tx.Bucket(bucketMeta).Sequence()
+		return nil
+	})
+	if err != nil || after == before {
+		return err
+	}
+	if before != s.feed.Rev() {
+		// The revision moved by a write that did not come through here:
+		// what it wrote is unknown, so readers behind it must rebuild.
+		s.feed.Record(before)
+		s.feed.LostTrack()
+	}
+	s.feed.Record(after, keys...)
+	return nil
+}
+
+// Changes reports the keys written after revision since (store.ChangeFeed).
+func (s *Store) Changes(ctx context.Context, since uint64) (store.ChangeSet, error) {
+	var cs store.ChangeSet
+	err := s.use(ctx, "changes", func() error {
+		cs = s.feed.Changes(since)
+		return nil
+	})
+	return cs, err
+}
+
+// Subscribe returns a channel that receives a value after each write, and
+// once when the store is closed (store.ChangeFeed).
+func (s *Store) Subscribe() (<-chan struct{}, func()) { return s.feed.Subscribe() }
+
+func fileRevision(db *bbolt.DB) (uint64, error) {
+	var r uint64
+	err := db.View(func(tx *bbolt.Tx) error {
+		r = tx.Bucket(bucketMeta).Sequence()
+		return nil
+	})
+	return r, err
+}
