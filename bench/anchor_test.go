@@ -93,7 +93,7 @@ func TestAnchorGapDecomposition(t *testing.T) {
 		t.Skip("slow under the race detector, and it checks the bench, not concurrency: run it without -race")
 	}
 	sets := benchData(t)
-	tok := index.NewTokenizer(index.SegmentOff)
+	tok := index.Spec()
 	for _, ds := range sets {
 		ref := readmeReference[ds.Name]
 		r := newRefBM25(ds.Docs)

@@ -6,8 +6,8 @@ import (
 	"github.com/recallhq/recall/index"
 )
 
-func ExampleTokenizer_Tokens() {
-	tok := index.NewTokenizer(index.SegmentOff)
+func ExampleAnalyzer_Tokens() {
+	tok := index.Spec()
 	fmt.Printf("%q\n", tok.Tokens("Sanya 三亚之行! likes-the-sea ＡＢＣ"))
 	// Output: ["sanya" "三亚" "亚之" "之行" "likes" "the" "sea" "abc"]
 }
