@@ -45,6 +45,10 @@ func RecallModes(names []string, opts RecallOptions) ([]Mode, error) {
 		switch n {
 		case ModeBM25:
 			o.Retrieve.Embedder, o.Retrieve.Vectors = nil, nil
+		case ModeBM25PRF:
+			prf := DefaultPRF
+			o.PRF = &prf
+			o.Retrieve.Embedder, o.Retrieve.Vectors = nil, nil
 		case ModeBM25GSE:
 			o.Retrieve.Analyzer = gse.Apply(base, gse.ModeOn, o.GSEDict)
 			o.Retrieve.Embedder, o.Retrieve.Vectors = nil, nil
@@ -55,7 +59,7 @@ func RecallModes(names []string, opts RecallOptions) ([]Mode, error) {
 			provider, _, _ := strings.Cut(o.Retrieve.Embedder.Model(), ":")
 			name = ModeFusion + "-" + provider
 		default:
-			return nil, fmt.Errorf("unknown mode %q (want %s, %s or %s)", n, ModeBM25, ModeBM25GSE, ModeFusion)
+			return nil, fmt.Errorf("unknown mode %q (want %s, %s, %s or %s)", n, ModeBM25, ModeBM25GSE, ModeFusion, ModeBM25PRF)
 		}
 		modes = append(modes, RecallMode(name+suffix, o))
 	}

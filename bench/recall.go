@@ -58,6 +58,9 @@ type RecallOptions struct {
 	// TempDir is where fresh stores are made (and removed after use);
 	// empty means os.TempDir().
 	TempDir string
+	// PRF, when set, answers with RM3 pseudo-relevance feedback over the
+	// engine's snapshot instead of Engine.Retrieve (ModeBM25PRF).
+	PRF *PRF
 	// GSEDict is the gse dictionary of ModeBM25GSE; empty means
 	// gse.DictSimplified.
 	GSEDict string
@@ -212,6 +215,17 @@ func (s *recallSubject) fresh(query string) string {
 }
 
 func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit, error) {
+	if s.opts.PRF != nil {
+		snap, err := s.eng.Snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var hits []Hit
+		for _, h := range rm3(snap, query, k, *s.opts.PRF) {
+			hits = append(hits, Hit{ID: s.ids[h.Doc.Name], Score: h.Score})
+		}
+		return hits, nil
+	}
 	res, err := s.eng.Retrieve(ctx, retrieve.Request{Query: s.fresh(query), Limit: k, Budget: retrieve.Unlimited, NoLinks: true})
 	if err != nil {
 		return nil, err
@@ -232,7 +246,7 @@ func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit,
 // Rank times the BM25 ranking alone. With fusion the ranking happens
 // inside retrieve, so there is nothing separate to time.
 func (s *recallSubject) Rank(ctx context.Context, query string, k int) error {
-	if s.vectors != nil {
+	if s.vectors != nil || s.opts.PRF != nil {
 		return errSkip
 	}
 	snap, err := s.eng.Snapshot(ctx)
@@ -244,6 +258,10 @@ func (s *recallSubject) Rank(ctx context.Context, query string, k int) error {
 }
 
 func (s *recallSubject) AgentSearch(ctx context.Context, query string) error {
+	if s.opts.PRF != nil {
+		_, err := s.Search(ctx, query, retrieve.DefaultLimit)
+		return err
+	}
 	_, err := s.eng.Retrieve(ctx, retrieve.Request{Query: s.fresh(query)})
 	return err
 }
