@@ -65,7 +65,7 @@ const (
 
 // DefaultAnalyzer is the name of the analyzer an engine uses when none is
 // configured (see docs/benchmarks.md for the measurements behind it).
-const DefaultAnalyzer = AnalyzerSpec
+const DefaultAnalyzer = AnalyzerEnglishStop
 
 // Analyzers lists the names ParseAnalyzer accepts.
 func Analyzers() []string {
