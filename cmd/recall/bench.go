@@ -50,6 +50,11 @@ every judged query runs in each mode:
   bm25-gse  BM25 with gse dictionary segmentation
   fusion    BM25 fused with the --embedder's vectors, filled through the
             vector cache first (default when --embedder is given)
+  bm25-prf  BM25 with RM3 pseudo-relevance feedback (an experiment)
+
+Every mode uses the --analyzer (default `+index.DefaultAnalyzer+`); given a list, every
+mode runs once per analyzer, and modes with an analyzer other than the
+default are named after it (bm25-spec, fusion-hash-english).
 
 Quality is nDCG@10, Recall@10, Recall@100 and MRR@10, computed as trec_eval
 does, over the top 100 hits of a retrieve without links or budget. Speed is
@@ -76,7 +81,7 @@ Bleve beside recall in the same process, see bench/bleve in the source tree.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.backend, "backend", string(bench.BackendBolt), "store `KIND` to load into: bolt (one file, written without fsync) or fs (a markdown file per entry, fsync'd)")
-	f.StringVar(&o.modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")
+	f.StringVar(&o.modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion, bm25-prf (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")
 	o.embedder.register(cmd, true)
 	f.StringVar(&o.jsonPath, "json", "", "write every figure as JSON to `FILE`")
 	f.StringVar(&o.svgPath, "svg", "", "write a chart (self-contained SVG) to `FILE`")

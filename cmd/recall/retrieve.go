@@ -49,7 +49,13 @@ unresolved_links, and dropped with --explain).
 --segmenter defaults to off here: dictionary segmentation (gse) needs about two
 seconds and over 100 MB of memory to load its dictionary, more than most
 one-shot queries are worth; bigrams need nothing. Use auto or on for better
-Chinese word boundaries when that cost is acceptable.`,
+Chinese word boundaries when that cost is acceptable.
+
+--analyzer chooses how text becomes terms (default $RECALL_ANALYZER, else
+english-stop): english-stop stems English words (Snowball: "running" matches
+"runs") and ignores stop words ("the", "of"); english only stems; spec is the
+plain SPEC tokenizer. Chinese is read alike by all three. Matched terms are
+shown as the words of the query, not as stems.`,
 		Example: `  recall retrieve 想去海边玩
   recall retrieve "peanut allergy" --limit 3 --no-budget
   recall retrieve 周末 --budget 200 --explain
