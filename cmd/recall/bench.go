@@ -52,7 +52,7 @@ every judged query runs in each mode:
             vector cache first (default when --embedder is given)
   bm25-prf  BM25 with RM3 pseudo-relevance feedback (an experiment)
 
-Every mode uses the --analyzer (default `+index.DefaultAnalyzer+`); given a list, every
+Every mode uses the --analyzer (default ` + index.DefaultAnalyzer + `); given a list, every
 mode runs once per analyzer, and modes with an analyzer other than the
 default are named after it (bm25-spec, fusion-hash-english).
 
