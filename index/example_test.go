@@ -25,3 +25,13 @@ func ExampleBuild() {
 	// prefs:sea 1.394
 	// trips:三亚之行 0.426
 }
+
+func ExampleEnglishStop() {
+	a := index.EnglishStop()
+	fmt.Printf("%s %q\n", a.Name(), a.Tokens("The runner was running to 海边, twice in 2024"))
+	q := a.Query("running shoes")
+	fmt.Printf("terms %q, shown as %q\n", q.Terms, q.Words(q.Terms))
+	// Output:
+	// english-stop ["runner" "run" "海边" "twice" "2024"]
+	// terms ["run" "shoe"], shown as ["running" "shoes"]
+}
