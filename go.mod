@@ -3,6 +3,7 @@ module github.com/recallhq/recall
 go 1.26.0
 
 require (
+	github.com/blevesearch/snowballstem v0.9.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/go-ego/gse v0.80.3
 	github.com/google/jsonschema-go v0.4.3

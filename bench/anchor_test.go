@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/retrieve"
 )
 
 // readmeReference holds the plain-BM25 figures of the bench-data README
@@ -55,7 +56,7 @@ func benchData(t *testing.T) []*Dataset {
 // test fast under the race detector.
 func TestAnchorBM25(t *testing.T) {
 	sets := benchData(t)
-	modes, err := RecallModes([]string{ModeBM25}, RecallOptions{TempDir: t.TempDir()})
+	modes, err := RecallModes([]string{ModeBM25}, RecallOptions{TempDir: t.TempDir(), Retrieve: retrieve.Options{Analyzer: index.Spec()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestAnchorGapDecomposition(t *testing.T) {
 		t.Skip("slow under the race detector, and it checks the bench, not concurrency: run it without -race")
 	}
 	sets := benchData(t)
-	tok := index.NewTokenizer(index.SegmentOff)
+	tok := index.Spec()
 	for _, ds := range sets {
 		ref := readmeReference[ds.Name]
 		r := newRefBM25(ds.Docs)

@@ -19,6 +19,12 @@
 // (dbpedia's "<dbpedia:Foo_Bar>") are escaped reversibly and mapped back
 // in the results and run files.
 //
+// Every recall mode runs with RecallOptions.Retrieve.Analyzer (nil:
+// index.Default()); a mode whose analyzer is not the default is named
+// after it ("bm25-spec", "fusion-hash-english"), so one report can hold
+// several. ModeBM25PRF ranks with RM3 pseudo-relevance feedback on the
+// snapshot (prf.go): an experiment that stayed out of the library.
+//
 // The runner times loading, building, embedding (fusion), and every query
 // on its own (time.Now around the call, one goroutine): one warm-up pass
 // gives the rankings the quality figures come from, then timed passes give

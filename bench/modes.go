@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/index/gse"
 )
 
 // SplitList splits a comma-separated flag value into its trimmed,
@@ -21,31 +22,46 @@ func SplitList(s string) []string {
 
 // RecallModes returns recall's modes by name: ModeBM25 (segmenter off),
 // ModeBM25GSE (gse segmentation) and ModeFusion (bigrams fused with
-// opts.Retrieve.Embedder, which it requires). The BM25 modes never embed;
-// fusion is named after the embedder's provider ("fusion-hash").
+// opts.Retrieve.Embedder, which it requires), all with the analyzer
+// opts.Retrieve.Analyzer (nil: index.Default()). The BM25 modes never
+// embed; fusion is named after the embedder's provider ("fusion-hash").
+// When the analyzer is not the default one its name is appended to the
+// mode's: "bm25-english", "fusion-hash-english".
 func RecallModes(names []string, opts RecallOptions) ([]Mode, error) {
 	var modes []Mode
+	base := opts.Retrieve.Analyzer
+	if base == nil {
+		base = index.Default()
+	}
+	base = base.WithSegmenter(nil)
+	suffix := ""
+	if base.Name() != index.DefaultAnalyzer {
+		suffix = "-" + base.Name()
+	}
 	for _, n := range names {
 		o := opts
+		o.Retrieve.Analyzer = base
 		name := n
 		switch n {
 		case ModeBM25:
-			o.Retrieve.Segmentation = index.SegmentOff
+			o.Retrieve.Embedder, o.Retrieve.Vectors = nil, nil
+		case ModeBM25PRF:
+			prf := DefaultPRF
+			o.PRF = &prf
 			o.Retrieve.Embedder, o.Retrieve.Vectors = nil, nil
 		case ModeBM25GSE:
-			o.Retrieve.Segmentation = index.SegmentOn
+			o.Retrieve.Analyzer = gse.Apply(base, gse.ModeOn, o.GSEDict)
 			o.Retrieve.Embedder, o.Retrieve.Vectors = nil, nil
 		case ModeFusion:
 			if o.Retrieve.Embedder == nil {
 				return nil, ErrNoEmbedder
 			}
-			o.Retrieve.Segmentation = index.SegmentOff
 			provider, _, _ := strings.Cut(o.Retrieve.Embedder.Model(), ":")
 			name = ModeFusion + "-" + provider
 		default:
-			return nil, fmt.Errorf("unknown mode %q (want %s, %s or %s)", n, ModeBM25, ModeBM25GSE, ModeFusion)
+			return nil, fmt.Errorf("unknown mode %q (want %s, %s, %s or %s)", n, ModeBM25, ModeBM25GSE, ModeFusion, ModeBM25PRF)
 		}
-		modes = append(modes, RecallMode(name, o))
+		modes = append(modes, RecallMode(name+suffix, o))
 	}
 	return modes, nil
 }

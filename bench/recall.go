@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/recallhq/recall/embed/cache"
-	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 	boltstore "github.com/recallhq/recall/store/bolt"
@@ -19,8 +19,8 @@ import (
 
 // Names of recall's modes.
 const (
-	// ModeBM25 is BM25 with CJK bigrams (segmenter off): the default and
-	// the one compared with peers.
+	// ModeBM25 is BM25 with CJK bigrams (segmenter off) and the
+	// configured analyzer: the default and the one compared with peers.
 	ModeBM25 = "bm25"
 	// ModeBM25GSE is BM25 with gse dictionary segmentation of CJK text.
 	ModeBM25GSE = "bm25-gse"
@@ -58,7 +58,15 @@ type RecallOptions struct {
 	// TempDir is where fresh stores are made (and removed after use);
 	// empty means os.TempDir().
 	TempDir string
-	// Retrieve configures the engine. When Retrieve.Embedder is set and
+	// PRF, when set, answers with RM3 pseudo-relevance feedback over the
+	// engine's snapshot instead of Engine.Retrieve (ModeBM25PRF).
+	PRF *PRF
+	// GSEDict is the gse dictionary of ModeBM25GSE; empty means
+	// gse.DictSimplified.
+	GSEDict string
+	// Retrieve configures the engine; Retrieve.Analyzer (nil:
+	// index.Default()) is every mode's analyzer, to which ModeBM25GSE
+	// attaches gse. When Retrieve.Embedder is set and
 	// Retrieve.Vectors is not, the mode fills a vector cache over the
 	// bench's store with the embedder after the build (timed as the embed
 	// phase) and retrieves with fusion.
@@ -99,21 +107,25 @@ type recallSubject struct {
 }
 
 func (s *recallSubject) Prepare(ctx context.Context, ds *Dataset) (string, error) {
-	seg := s.opts.Retrieve.Segmentation
+	seg, ok := s.opts.Retrieve.Analyzer.Segmenter().(*gse.Segmenter)
 	// Not only for Chinese sets: a few CJK characters in an English corpus
 	// (dbpedia has some) would load the dictionary inside the build.
-	if seg == index.SegmentOff || index.SegmenterLoaded() {
+	if !ok {
 		return "", nil
 	}
-	start := time.Now()
-	// The dictionary loads on the first CJK text a segmenting tokenizer
+	// The dictionary loads on the first CJK text a segmenting analyzer
 	// sees; pay for it here, outside the timed phases.
-	index.NewTokenizer(seg).Tokens("词典")
+	was := gse.Loaded()
+	start := time.Now()
+	loaded := seg.Load()
 	took := time.Since(start)
-	if !index.SegmenterLoaded() {
-		return fmt.Sprintf("gse dictionary %s could not be loaded: bigrams were used", index.GSEDictionary), nil
+	switch {
+	case !loaded:
+		return fmt.Sprintf("gse dictionary %s could not be loaded: bigrams were used", seg.Dict()), nil
+	case was && took < time.Millisecond:
+		return "", nil
 	}
-	return fmt.Sprintf("gse dictionary %s loaded in %.2f s, outside the build and query times", index.GSEDictionary, took.Seconds()), nil
+	return fmt.Sprintf("gse dictionary %s loaded in %.2f s, outside the build and query times", seg.Dict(), took.Seconds()), nil
 }
 
 func (s *recallSubject) Load(ctx context.Context, ds *Dataset) error {
@@ -203,6 +215,17 @@ func (s *recallSubject) fresh(query string) string {
 }
 
 func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit, error) {
+	if s.opts.PRF != nil {
+		snap, err := s.eng.Snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var hits []Hit
+		for _, h := range rm3(snap, query, k, *s.opts.PRF) {
+			hits = append(hits, Hit{ID: s.ids[h.Doc.Name], Score: h.Score})
+		}
+		return hits, nil
+	}
 	res, err := s.eng.Retrieve(ctx, retrieve.Request{Query: s.fresh(query), Limit: k, Budget: retrieve.Unlimited, NoLinks: true})
 	if err != nil {
 		return nil, err
@@ -223,7 +246,7 @@ func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit,
 // Rank times the BM25 ranking alone. With fusion the ranking happens
 // inside retrieve, so there is nothing separate to time.
 func (s *recallSubject) Rank(ctx context.Context, query string, k int) error {
-	if s.vectors != nil {
+	if s.vectors != nil || s.opts.PRF != nil {
 		return errSkip
 	}
 	snap, err := s.eng.Snapshot(ctx)
@@ -235,6 +258,10 @@ func (s *recallSubject) Rank(ctx context.Context, query string, k int) error {
 }
 
 func (s *recallSubject) AgentSearch(ctx context.Context, query string) error {
+	if s.opts.PRF != nil {
+		_, err := s.Search(ctx, query, retrieve.DefaultLimit)
+		return err
+	}
 	_, err := s.eng.Retrieve(ctx, retrieve.Request{Query: s.fresh(query)})
 	return err
 }

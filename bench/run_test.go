@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/recallhq/recall/embed/hash"
-	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/retrieve"
 )
 
@@ -222,7 +222,7 @@ func TestFreshQueries(t *testing.T) {
 // The gse dictionary is loaded before the timed phases and reported on its
 // own; the Chinese query still finds its document with dictionary words.
 func TestRunGSETiny(t *testing.T) {
-	if index.SegmenterLoaded() {
+	if gse.Loaded() {
 		t.Skip("the dictionary is already loaded in this process")
 	}
 	ds := loadTiny(t)
@@ -235,7 +235,7 @@ func TestRunGSETiny(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rep.Results[0]
-	if !index.SegmenterLoaded() {
+	if !gse.Loaded() {
 		t.Fatal("bm25-gse did not load the gse dictionary")
 	}
 	if r.PrepareMs <= 0 || r.PrepareHeapBytes < 10<<20 || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "gse dictionary zh_s loaded") {

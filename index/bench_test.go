@@ -19,7 +19,7 @@ func inputs(n int) ([]index.Input, int, int) {
 		in[i] = index.Input{Category: e.Category, Name: e.Name, Content: e.Content}
 		raw += len(e.Category) + len(e.Name) + len(e.Content)
 	}
-	tok := index.NewTokenizer(index.SegmentOff)
+	tok := index.Spec()
 	terms := 0
 	for _, d := range in {
 		terms += len(tok.Tokens(d.Name + " " + d.Content))
@@ -35,7 +35,7 @@ func BenchmarkBuild(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
 			in, raw, terms := inputs(n)
-			tok := index.NewTokenizer(index.SegmentOff)
+			tok := index.Spec()
 			b.ResetTimer()
 			var s *index.Snapshot
 			for b.Loop() {
@@ -82,7 +82,7 @@ func BenchmarkSearch(b *testing.B) {
 
 func BenchmarkTokenize(b *testing.B) {
 	in, raw, terms := inputs(1000)
-	tok := index.NewTokenizer(index.SegmentOff)
+	tok := index.Spec()
 	var buf []string
 	b.SetBytes(int64(raw))
 	for b.Loop() {

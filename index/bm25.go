@@ -66,7 +66,7 @@ type segment struct {
 // documents whatever the shape: N, df and avgdl count live documents only.
 type Snapshot struct {
 	rev uint64
-	tok *Tokenizer
+	tok *Analyzer
 
 	base  *segment
 	dead  []uint64 // bitset over base docs
@@ -84,17 +84,17 @@ type Input struct {
 	Category, Name, Content string
 }
 
-// Build indexes docs with tok and tags the snapshot with rev. Later
-// duplicates of an identity replace earlier ones.
-func Build(rev uint64, tok *Tokenizer, docs []Input) *Snapshot {
+// Build indexes docs with the analyzer tok (nil: Spec) and tags the
+// snapshot with rev. Later duplicates of an identity replace earlier ones.
+func Build(rev uint64, tok *Analyzer, docs []Input) *Snapshot {
 	if tok == nil {
-		tok = NewTokenizer(SegmentOff)
+		tok = Spec()
 	}
 	seg := buildSegment(tok, docs)
 	return &Snapshot{rev: rev, tok: tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
 }
 
-func buildSegment(tok *Tokenizer, in []Input) *segment {
+func buildSegment(tok *Analyzer, in []Input) *segment {
 	seg := &segment{
 		docs:  make([]Doc, 0, len(in)),
 		keys:  make(map[docKey]uint32, len(in)),
@@ -160,9 +160,9 @@ func buildSegment(tok *Tokenizer, in []Input) *segment {
 // Revision is the store revision the snapshot reflects.
 func (s *Snapshot) Revision() uint64 { return s.rev }
 
-// Tokenizer is the tokenizer documents were indexed with; queries must use
-// the same one.
-func (s *Snapshot) Tokenizer() *Tokenizer { return s.tok }
+// Analyzer is the analyzer documents were indexed with; queries must use
+// the same one. Its Name is the snapshot's analyzer identity.
+func (s *Snapshot) Analyzer() *Analyzer { return s.tok }
 
 // Len is one more than the largest Doc.Ord in the snapshot.
 func (s *Snapshot) Len() int { return len(s.base.docs) + len(s.overlay) }
@@ -203,12 +203,16 @@ func (s *Snapshot) Docs(fn func(*Doc) bool) {
 	}
 }
 
-// Terms tokenizes a query and returns its distinct terms, sorted.
+// Terms analyses a query and returns its distinct terms, sorted.
 func (s *Snapshot) Terms(query string) []string {
 	toks := s.tok.Tokens(query)
 	slices.Sort(toks)
 	return slices.Compact(toks)
 }
+
+// Query analyses a query with the snapshot's analyzer: its distinct terms
+// and the words they came from (see Query.Words).
+func (s *Snapshot) Query(query string) Query { return s.tok.Query(query) }
 
 // TermFreq returns tf(term, d).
 func (s *Snapshot) TermFreq(d *Doc, term string) int {

@@ -1,18 +1,28 @@
 // Package index is recall's tokenizer and in-memory BM25 index (SPEC §3–4).
 //
-// # Tokenizer
+// # Analyzers
 //
-// Text is NFKC-normalised and lower-cased. Non-CJK text becomes words
-// (maximal runs of letters, marks and digits); CJK runs (Han, Hiragana,
-// Katakana, Hangul and 'ー') become overlapping character bigrams, or
-// dictionary words from gse when segmentation is on. Queries and documents
-// must share one Tokenizer.
+// An Analyzer turns text into terms with a fixed chain: NFKC and lower
+// case; words (maximal runs of letters, marks and digits) and CJK runs
+// (Han, Hiragana, Katakana, Hangul and 'ー'); CJK runs become overlapping
+// character bigrams, or the words of a Segmenter; words pass through the
+// analyzer's Filters (a stop list, a stemmer). Queries and documents must
+// share one Analyzer; each Snapshot keeps the one it was built with, and
+// the analyzer's Name ("spec", "english", "english-stop",
+// "spec+gse:zh_s") identifies the terms it makes.
 //
-// Segmentation has three states. Off (the zero value) never loads gse.
-// Auto and on load gse's embedded simplified-Chinese dictionary once per
-// process, lazily, the first time a segmenting tokenizer sees CJK text;
-// that costs about 2 s and 135 MB, which is why one-shot commands default
-// to off. If the dictionary cannot be loaded both fall back to bigrams.
+// Built in: Spec, the SPEC §3 tokenizer, which the conformance cases pin;
+// English, which adds Snowball English stemming of Latin-script words
+// (github.com/blevesearch/snowballstem: "running" → "run"; CJK terms,
+// words with digits and other scripts are left alone); EnglishStop, which
+// also drops Lucene's 33 English stop words, as Lucene's EnglishAnalyzer
+// does. Default (DefaultAnalyzer) is EnglishStop, chosen on the
+// measurements in docs/benchmarks.md. Query.Words maps matched terms back
+// to the words of the query, so evidence reads "running", not "run".
+//
+// Dictionary segmentation is not in this package: index/gse provides a
+// Segmenter backed by gse and the off/auto/on modes of SPEC §3, so that
+// programs that do not ask for it do not link gse's dictionaries.
 //
 // # Index
 //
@@ -27,7 +37,9 @@
 //
 // # Caveats
 //
-// Scores are comparable only within one query. The index lives in memory
+// Scores are comparable only within one query. A query made only of stop
+// words ("to be or not to be") has no terms under EnglishStop: BM25 finds
+// nothing for it, as in Lucene; Spec keeps every word. The index lives in memory
 // and is never written to disk; rebuilding it is cheap at personal-memory
 // sizes (see docs/performance.md).
 package index

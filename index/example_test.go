@@ -6,8 +6,8 @@ import (
 	"github.com/recallhq/recall/index"
 )
 
-func ExampleTokenizer_Tokens() {
-	tok := index.NewTokenizer(index.SegmentOff)
+func ExampleAnalyzer_Tokens() {
+	tok := index.Spec()
 	fmt.Printf("%q\n", tok.Tokens("Sanya 三亚之行! likes-the-sea ＡＢＣ"))
 	// Output: ["sanya" "三亚" "亚之" "之行" "likes" "the" "sea" "abc"]
 }
@@ -24,4 +24,14 @@ func ExampleBuild() {
 	// Output:
 	// prefs:sea 1.394
 	// trips:三亚之行 0.426
+}
+
+func ExampleEnglishStop() {
+	a := index.EnglishStop()
+	fmt.Printf("%s %q\n", a.Name(), a.Tokens("The runner was running to 海边, twice in 2024"))
+	q := a.Query("running shoes")
+	fmt.Printf("terms %q, shown as %q\n", q.Terms, q.Words(q.Terms))
+	// Output:
+	// english-stop ["runner" "run" "海边" "twice" "2024"]
+	// terms ["run" "shoe"], shown as ["running" "shoes"]
 }

@@ -44,7 +44,7 @@ func loadCases(t *testing.T) []tokenizeCase {
 }
 
 func TestTokenizeCases(t *testing.T) {
-	tok := NewTokenizer(SegmentOff)
+	tok := Spec()
 	for _, c := range loadCases(t) {
 		t.Run(c.Note, func(t *testing.T) {
 			got := tok.Tokens(c.Input)
@@ -73,7 +73,7 @@ func TestTokenizeMore(t *testing.T) {
 		{"ABC", []string{"abc"}},
 		{"漢字かなカナ", []string{"漢字", "字か", "かな", "なカ", "カナ"}},
 	}
-	tok := NewTokenizer(SegmentOff)
+	tok := Spec()
 	for _, c := range cases {
 		if got := tok.Tokens(c.in); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("Tokens(%q) = %q, want %q", c.in, got, c.want)
@@ -104,7 +104,7 @@ func FuzzTokenize(f *testing.F) {
 	for _, s := range []string{"", "Hello, World!", "想去海边玩", "海边beach", "コーヒーが好き", "ＡＢＣ１２３", "\xff\xfe", "e\u0301", "中 文"} {
 		f.Add(s)
 	}
-	tok := NewTokenizer(SegmentOff)
+	tok := Spec()
 	f.Fuzz(func(t *testing.T, s string) {
 		got := tok.Tokens(s)
 		again := tok.Tokens(s)

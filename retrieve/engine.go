@@ -25,9 +25,11 @@ const (
 
 // Options configure an Engine. The zero value is ready to use: pure BM25.
 type Options struct {
-	// Segmentation of CJK text for the index and queries. The zero value
-	// (off) uses bigrams and never loads the gse dictionary.
-	Segmentation index.Segmentation
+	// Analyzer turns the entries and the queries into terms; its name is
+	// recorded in every snapshot. nil means index.Default(). CJK
+	// segmentation is a Segmenter attached to it (index/gse); without one
+	// CJK runs become bigrams and no dictionary is linked or loaded.
+	Analyzer *index.Analyzer
 
 	// Embedder embeds queries. With Vectors it turns on fusion (SPEC §6);
 	// any failure of it falls back to pure BM25, silently.
@@ -77,7 +79,7 @@ type Options struct {
 type Engine struct {
 	st   store.Store
 	feed store.ChangeFeed // nil when the store has none
-	tok  *index.Tokenizer
+	tok  *index.Analyzer
 	snap atomic.Pointer[index.Snapshot]
 
 	embedder     embed.Embedder
@@ -112,7 +114,7 @@ type Engine struct {
 func New(st store.Store, opts Options) *Engine {
 	e := &Engine{
 		st:           st,
-		tok:          index.NewTokenizer(opts.Segmentation),
+		tok:          opts.Analyzer,
 		embedder:     opts.Embedder,
 		vectors:      opts.Vectors,
 		alpha:        opts.Alpha,
@@ -121,6 +123,9 @@ func New(st store.Store, opts Options) *Engine {
 		onChange:     opts.OnChange,
 		pub:          make(chan struct{}, 1),
 		stopFollow:   func() {},
+	}
+	if e.tok == nil {
+		e.tok = index.Default()
 	}
 	if e.alpha <= 0 || math.IsNaN(e.alpha) {
 		e.alpha = fusion.DefaultAlpha

@@ -45,7 +45,7 @@ func Example() {
 	}
 	fmt.Println("budget used:", res.BudgetUsed, "unresolved:", res.UnresolvedLinks)
 	// Output:
-	// hit  preferences:喜欢海边 bm25=3.992 matched=[去海 想去 海边 边玩] tokens=19
+	// hit  preferences:喜欢海边 bm25=3.942 matched=[去海 想去 海边 边玩] tokens=19
 	// link trips:三亚之行 via preferences:喜欢海边 tokens=19
 	// budget used: 38 unresolved: []
 }

@@ -36,13 +36,14 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	terms := snap.Terms(req.Query)
+	q := snap.Query(req.Query)
+	terms := q.Terms
 	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
 	hits, fused := e.fusedHits(ctx, snap, req.Query, terms, limit)
 	if !fused {
 		for _, h := range snap.Search(terms, limit) {
 			bm := h.Score
-			hits = append(hits, hit{doc: h.Doc, score: h.Score, bm25: &bm, matched: snap.Matched(h.Doc, terms, h.Matched)})
+			hits = append(hits, hit{doc: h.Doc, score: h.Score, bm25: &bm, matched: q.Words(snap.Matched(h.Doc, terms, h.Matched))})
 		}
 	}
 	res.EmbeddingUsed = fused
@@ -57,7 +58,7 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	for _, h := range hits {
 		matched := h.matched // the BM25 path learnt them while scoring
 		if fused {
-			matched = snap.MatchedTerms(h.doc, terms)
+			matched = q.Words(snap.MatchedTerms(h.doc, terms))
 		}
 		if matched == nil {
 			matched = []string{}

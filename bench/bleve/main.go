@@ -18,6 +18,7 @@ import (
 	"github.com/recallhq/recall/embed/ollama"
 	"github.com/recallhq/recall/embed/openai"
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/retrieve"
 )
 
@@ -48,7 +49,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		svgPath  = fs.String("svg", "", "write the chart as SVG to `FILE`")
 		runDir   = fs.String("run-dir", "", "write one TREC run file per dataset and mode into `DIR`")
 		passes   = fs.Int("passes", 0, "timed passes over the queries (0: enough for 1000 timed queries; -1: quality only)")
-		gseDict  = fs.String("gse-dict", index.GSEDictionary, "gse dictionary for bm25-gse: zh_s (simplified) or zh (simplified and traditional)")
+		gseDict  = fs.String("gse-dict", gse.DictSimplified, "gse dictionary for bm25-gse: zh_s (simplified) or zh (simplified and traditional)")
+		analyzer = fs.String("analyzer", index.DefaultAnalyzer, "recall's analyzer: "+strings.Join(index.Analyzers(), ", ")+"; Bleve's English field follows it (see peer.go)")
 		noAgent  = fs.Bool("no-agent", false, "do not time recall's default agent retrieve")
 		tmp      = fs.String("tmp", "", "folder for the temporary stores (default the system's)")
 		embedder = fs.String("embedder", "", "embedder for the fusion mode: hash (offline), ollama or openai (none by default)")
@@ -78,7 +80,10 @@ Flags:
 	if err != nil {
 		return err
 	}
-	index.GSEDictionary = *gseDict
+	an, err := index.ParseAnalyzer(*analyzer)
+	if err != nil {
+		return err
+	}
 
 	emb, err := newEmbedder(*embedder, *model, *embedURL)
 	if err != nil {
@@ -91,11 +96,12 @@ Flags:
 	opts := bench.RecallOptions{
 		Backend:  b,
 		TempDir:  *tmp,
-		Retrieve: retrieve.Options{Embedder: emb, EmbedTimeout: *timeout},
+		GSEDict:  *gseDict,
+		Retrieve: retrieve.Options{Analyzer: an, Embedder: emb, EmbedTimeout: *timeout},
 	}
 	// The modes run in the order given.
 	var modes []bench.Mode
-	peers := bleveModes()
+	peers := bleveModes(an.Name())
 	for _, n := range names {
 		if i := slices.IndexFunc(peers, func(m bench.Mode) bool { return m.Name == n }); i >= 0 {
 			modes = append(modes, peers[i])

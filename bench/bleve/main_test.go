@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/recallhq/recall/bench"
+	"github.com/recallhq/recall/index"
 )
 
 const tiny = "../testdata/tiny"
@@ -19,7 +20,7 @@ func TestBleveModesTiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := bench.Run(context.Background(), bench.Config{Modes: bleveModes(), Passes: 1}, []*bench.Dataset{ds})
+	rep, err := bench.Run(context.Background(), bench.Config{Modes: bleveModes(index.DefaultAnalyzer), Passes: 1}, []*bench.Dataset{ds})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestBleveScoringModelIsUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	scores := map[string]float64{}
-	for _, m := range bleveModes() {
+	for _, m := range bleveModes(index.DefaultAnalyzer) {
 		s, err := m.New()
 		if err != nil {
 			t.Fatal(err)

@@ -5,12 +5,17 @@ import (
 	"fmt"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/recallhq/recall/bench"
+	"github.com/recallhq/recall/index"
 )
 
 // Scoring models of the Bleve modes.
@@ -25,24 +30,54 @@ const batchSize = 10_000
 
 // bleveModes are the Bleve peers: BM25 (the fair comparison with recall's
 // BM25) and its default TF-IDF, which scores better than its BM25 on these
-// sets (see the bench-data README).
-func bleveModes() []bench.Mode {
-	return []bench.Mode{bleveMode("bleve-bm25", scoringBM25), bleveMode("bleve-tfidf", scoringTFIDF)}
+// sets (see the bench-data README). analyzer is recall's analyzer name:
+// with an English one, Bleve's English field gets the same Snowball
+// stemmer (and, for english-stop, its stop list), and the modes are named
+// after it as recall's are ("bleve-bm25-english").
+func bleveModes(analyzer string) []bench.Mode {
+	suffix := ""
+	if analyzer != index.DefaultAnalyzer {
+		suffix = "-" + analyzer
+	}
+	return []bench.Mode{
+		bleveMode("bleve-bm25"+suffix, scoringBM25, analyzer),
+		bleveMode("bleve-tfidf"+suffix, scoringTFIDF, analyzer),
+	}
 }
 
-func bleveMode(name, scoring string) bench.Mode {
+func bleveMode(name, scoring, analyzer string) bench.Mode {
 	return bench.Mode{Name: name, System: "bleve", New: func() (bench.Subject, error) {
-		return &bleveSubject{scoring: scoring}, nil
+		return &bleveSubject{scoring: scoring, analyzer: analyzer}, nil
 	}}
 }
 
 // bleveSubject is an in-memory scorch index with one text field holding
-// title + " " + text, analysed with the standard analyzer (English) or
-// the cjk analyzer (Chinese: width folding, lower-casing, bigrams).
+// title + " " + text, analysed for English with the standard analyzer
+// (unicode words, lower case, Bleve's English stop list) when recall runs
+// its spec analyzer, or with a custom chain that mirrors recall's English
+// analyzers (unicode words, lower case, [stop_en,] stemmer_en_snowball,
+// the same Snowball English stemmer recall uses); for Chinese with the cjk
+// analyzer (width folding, lower-casing, bigrams).
 type bleveSubject struct {
-	scoring string
-	ds      *bench.Dataset
-	idx     bleve.Index
+	scoring  string
+	analyzer string // recall's analyzer name
+	ds       *bench.Dataset
+	idx      bleve.Index
+}
+
+// englishAnalyzer is the name of the custom analyzer of English modes.
+const englishAnalyzer = "recall-english"
+
+// englishFilters are the token filters mirroring recall's analyzer, or
+// nil for Bleve's standard analyzer.
+func englishFilters(analyzer string) []any {
+	switch analyzer {
+	case index.AnalyzerEnglish:
+		return []any{lowercase.Name, en.SnowballStemmerName}
+	case index.AnalyzerEnglishStop:
+		return []any{lowercase.Name, en.StopName, en.SnowballStemmerName}
+	}
+	return nil
 }
 
 // indexed is the document Bleve indexes.
@@ -58,7 +93,19 @@ func (s *bleveSubject) Load(_ context.Context, ds *bench.Dataset) error {
 }
 
 func (s *bleveSubject) Build(ctx context.Context) error {
+	m := bleve.NewIndexMapping()
 	analyzer := standard.Name
+	if filters := englishFilters(s.analyzer); filters != nil {
+		analyzer = englishAnalyzer
+		err := m.AddCustomAnalyzer(englishAnalyzer, map[string]any{
+			"type":          custom.Name,
+			"tokenizer":     unicode.Name,
+			"token_filters": filters,
+		})
+		if err != nil {
+			return fmt.Errorf("bleve analyzer: %w", err)
+		}
+	}
 	if s.ds.Lang == "zh" {
 		analyzer = cjk.AnalyzerName
 	}
@@ -70,7 +117,6 @@ func (s *bleveSubject) Build(ctx context.Context) error {
 	field.DocValues = false
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt("text", field)
-	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = analyzer
 	m.ScoringModel = s.scoring

@@ -6,12 +6,14 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/bench"
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/retrieve"
 )
 
@@ -21,6 +23,7 @@ type benchOptions struct {
 
 	backend  string
 	modes    string
+	analyzer string
 	embedder embedderFlags
 	jsonPath string
 	svgPath  string
@@ -47,6 +50,11 @@ every judged query runs in each mode:
   bm25-gse  BM25 with gse dictionary segmentation
   fusion    BM25 fused with the --embedder's vectors, filled through the
             vector cache first (default when --embedder is given)
+  bm25-prf  BM25 with RM3 pseudo-relevance feedback (an experiment)
+
+Every mode uses the --analyzer (default ` + index.DefaultAnalyzer + `); given a list, every
+mode runs once per analyzer, and modes with an analyzer other than the
+default are named after it (bm25-spec, fusion-hash-english).
 
 Quality is nDCG@10, Recall@10, Recall@100 and MRR@10, computed as trec_eval
 does, over the top 100 hits of a retrieve without links or budget. Speed is
@@ -73,13 +81,14 @@ Bleve beside recall in the same process, see bench/bleve in the source tree.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.backend, "backend", string(bench.BackendBolt), "store `KIND` to load into: bolt (one file, written without fsync) or fs (a markdown file per entry, fsync'd)")
-	f.StringVar(&o.modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")
+	f.StringVar(&o.modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion, bm25-prf (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")
 	o.embedder.register(cmd, true)
 	f.StringVar(&o.jsonPath, "json", "", "write every figure as JSON to `FILE`")
 	f.StringVar(&o.svgPath, "svg", "", "write a chart (self-contained SVG) to `FILE`")
 	f.StringVar(&o.runDir, "run-dir", "", "write TREC run files (DATASET.MODE.run) into `DIR`")
 	f.IntVar(&o.passes, "passes", 0, "timed passes `N` over the queries after the warm-up (0: enough for 1000 timed queries; -1: quality only)")
-	f.StringVar(&o.gseDict, "gse-dict", index.GSEDictionary, "gse `DICT` for bm25-gse: zh_s (simplified) or zh (simplified and traditional)")
+	f.StringVar(&o.analyzer, "analyzer", index.DefaultAnalyzer, "comma-separated `ANALYZERS` ("+strings.Join(index.Analyzers(), ", ")+"): every mode runs with each; modes with another than "+index.DefaultAnalyzer+" are named after it (bm25-english)")
+	f.StringVar(&o.gseDict, "gse-dict", gse.DictSimplified, "gse `DICT` for bm25-gse: zh_s (simplified) or zh (simplified and traditional)")
 	f.BoolVar(&o.noAgent, "no-agent", false, "do not time the default agent retrieve")
 	f.StringVar(&o.tmp, "tmp", "", "`DIR` for the temporary stores (default the system's)")
 	return cmd
@@ -115,20 +124,44 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 	if slices.Contains(names, bench.ModeFusion) && emb == nil {
 		return usagef(cmd, "--mode fusion needs --embedder (hash works offline)")
 	}
-	modes, err := bench.RecallModes(names, bench.RecallOptions{
-		Backend: backend,
-		TempDir: o.tmp,
-		Retrieve: retrieve.Options{
-			Embedder:     emb,
-			Alpha:        o.embedder.alpha,
-			EmbedTimeout: o.embedder.timeout,
-		},
-	})
-	if err != nil {
-		return usagef(cmd, "--mode: %v", err)
+	var analyzers []*index.Analyzer
+	for _, n := range bench.SplitList(o.analyzer) {
+		an, err := index.ParseAnalyzer(n)
+		if err != nil {
+			return usagef(cmd, "--analyzer: %v", err)
+		}
+		analyzers = append(analyzers, an)
 	}
-	// Process-wide, and read once on the first segmenting tokenizer.
-	index.GSEDictionary = o.gseDict
+	if len(analyzers) == 0 {
+		analyzers = []*index.Analyzer{index.Default()}
+	}
+	// Each analyzer runs every mode; gse's modes come last, after every
+	// analyzer's others: its dictionary stays in memory for good.
+	var modes, gseModes []bench.Mode
+	for _, an := range analyzers {
+		ms, err := bench.RecallModes(names, bench.RecallOptions{
+			Backend: backend,
+			TempDir: o.tmp,
+			GSEDict: o.gseDict,
+			Retrieve: retrieve.Options{
+				Analyzer:     an,
+				Embedder:     emb,
+				Alpha:        o.embedder.alpha,
+				EmbedTimeout: o.embedder.timeout,
+			},
+		})
+		if err != nil {
+			return usagef(cmd, "--mode: %v", err)
+		}
+		for i, m := range ms {
+			if names[i] == bench.ModeBM25GSE {
+				gseModes = append(gseModes, m)
+			} else {
+				modes = append(modes, m)
+			}
+		}
+	}
+	modes = append(modes, gseModes...)
 
 	var datasets []*bench.Dataset
 	for _, dir := range dirs {

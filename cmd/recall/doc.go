@@ -79,6 +79,12 @@
 // dictionary takes about two seconds and over 100 MB, which a single query
 // rarely repays. Bigrams need no dictionary.
 //
+// --analyzer (retrieve, reindex, serve, mcp; default $RECALL_ANALYZER,
+// else english-stop) chooses the index analyzer: english-stop
+// (Snowball stemming of English words, Lucene's stop words), english
+// (stemming only) or spec (the SPEC §3 tokenizer). gse is linked from
+// index/gse, which only this command and the bench import.
+//
 // # Import
 //
 // See `recall import --help` for the layouts. Markdown files are read by

@@ -20,7 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/retrieve"
 )
 
@@ -529,12 +529,12 @@ func TestREADMEMCPConfig(t *testing.T) {
 // handshake, load no CJK dictionary even with segmentation on; that waits
 // for the index build after the handshake, or the first retrieve.
 func TestServersStartLazily(t *testing.T) {
-	if index.SegmenterLoaded() {
+	if gse.Loaded() {
 		t.Skip("another test in this process loaded the gse dictionary already")
 	}
 	a := &app{getenv: func(string) string { return "" }}
 	st := openFS(t, copySample(t), nil)
-	m, err := a.newMemory(context.Background(), st, &engineFlags{segmenter: "on"}, nil)
+	m, err := a.newMemory(context.Background(), st, &engineFlags{analysis: analyzerFlags{segmenter: "on"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,7 +551,7 @@ func TestServersStartLazily(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	if index.SegmenterLoaded() {
+	if gse.Loaded() {
 		t.Error("the gse dictionary was loaded before the first retrieve")
 	}
 }

@@ -35,21 +35,18 @@ const (
 
 // engineFlags are the flags that shape a server's Engine.
 type engineFlags struct {
-	segmenter string
-	embedder  embedderFlags
+	analysis analyzerFlags
+	embedder embedderFlags
 }
 
 func (f *engineFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.segmenter, "segmenter", index.SegmentOff.String(),
+	f.analysis.register(cmd,
 		"CJK segmentation `MODE`: auto, on or off (off keeps results identical to `recall retrieve`'s default; the gse dictionary is loaded lazily, on the first Chinese text)")
 	f.embedder.register(cmd, true)
 }
 
 func (f *engineFlags) validate(cmd *cobra.Command) error {
-	if _, err := index.ParseSegmentation(f.segmenter); err != nil {
-		return usagef(cmd, "--segmenter: %v", err)
-	}
-	return nil
+	return f.analysis.validate(cmd, nil)
 }
 
 // watcher is a store that can notice edits made behind its back (another
@@ -104,11 +101,11 @@ func (a *app) openMemory(ctx context.Context, f *engineFlags, logger *log.Logger
 // read, and no dictionary or model loaded, until the first retrieve or
 // warm; the watch only stats the files.
 func (a *app) newMemory(ctx context.Context, st store.Store, f *engineFlags, logger *log.Logger) (*memory, error) {
-	seg, err := index.ParseSegmentation(f.segmenter)
+	an, err := f.analysis.build(a)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := f.embedder.engineOptions(a, st, retrieve.Options{Segmentation: seg})
+	opts, err := f.embedder.engineOptions(a, st, retrieve.Options{Analyzer: an})
 	if err != nil {
 		return nil, err
 	}

@@ -12,8 +12,8 @@ import (
 )
 
 type reindexOptions struct {
-	app       *app
-	segmenter string
+	app      *app
+	analysis analyzerFlags
 }
 
 func newReindexCmd(a *app) *cobra.Command {
@@ -32,22 +32,25 @@ and shows what a retrieve pays up front. The exit status is 1 when an entry
 was skipped.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			seg, err := index.ParseSegmentation(o.segmenter)
-			if err != nil {
-				return usagef(cmd, "--segmenter: %v", err)
+			if err := o.analysis.validate(cmd, o.app); err != nil {
+				return err
 			}
-			return o.run(cmd, seg)
+			an, err := o.analysis.build(o.app)
+			if err != nil {
+				return err
+			}
+			return o.run(cmd, an)
 		},
 	}
-	cmd.Flags().StringVar(&o.segmenter, "segmenter", index.SegmentOff.String(), "CJK segmentation `MODE`: auto, on or off (as for retrieve)")
+	o.analysis.register(cmd, "CJK segmentation `MODE`: auto, on or off (as for retrieve)")
 	return cmd
 }
 
-func (o *reindexOptions) run(cmd *cobra.Command, seg index.Segmentation) error {
+func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 	ctx := cmd.Context()
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
 		start := time.Now()
-		stats, err := retrieve.New(st, retrieve.Options{Segmentation: seg}).Rebuild(ctx)
+		stats, err := retrieve.New(st, retrieve.Options{Analyzer: an}).Rebuild(ctx)
 		took := time.Since(start)
 		if err != nil {
 			return err
@@ -55,8 +58,8 @@ func (o *reindexOptions) run(cmd *cobra.Command, seg index.Segmentation) error {
 		for _, e := range stats.Skipped {
 			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(e.Error()))
 		}
-		fmt.Fprintf(o.app.stdout, "indexed %s in %v (segmenter %s)\n",
-			plural(stats.Entries, "entry", "entries"), took.Round(time.Microsecond), seg)
+		fmt.Fprintf(o.app.stdout, "indexed %s in %v (analyzer %s)\n",
+			plural(stats.Entries, "entry", "entries"), took.Round(time.Microsecond), an.Name())
 		if n := len(stats.Skipped); n > 0 {
 			return fmt.Errorf("reindex: %s could not be read", plural(n, "entry", "entries"))
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 )
@@ -21,14 +20,14 @@ import (
 type retrieveOptions struct {
 	app *app
 
-	limit     int
-	budget    int
-	noBudget  bool
-	noLinks   bool
-	explain   bool
-	segmenter string
-	json      bool
-	embedder  embedderFlags
+	limit    int
+	budget   int
+	noBudget bool
+	noLinks  bool
+	explain  bool
+	analysis analyzerFlags
+	json     bool
+	embedder embedderFlags
 }
 
 func newRetrieveCmd(a *app) *cobra.Command {
@@ -50,7 +49,13 @@ unresolved_links, and dropped with --explain).
 --segmenter defaults to off here: dictionary segmentation (gse) needs about two
 seconds and over 100 MB of memory to load its dictionary, more than most
 one-shot queries are worth; bigrams need nothing. Use auto or on for better
-Chinese word boundaries when that cost is acceptable.`,
+Chinese word boundaries when that cost is acceptable.
+
+--analyzer chooses how text becomes terms (default $RECALL_ANALYZER, else
+english-stop): english-stop stems English words (Snowball: "running" matches
+"runs") and ignores stop words ("the", "of"); english only stems; spec is the
+plain SPEC tokenizer. Chinese is read alike by all three. Matched terms are
+shown as the words of the query, not as stems.`,
 		Example: `  recall retrieve 想去海边玩
   recall retrieve "peanut allergy" --limit 3 --no-budget
   recall retrieve 周末 --budget 200 --explain
@@ -74,7 +79,7 @@ Chinese word boundaries when that cost is acceptable.`,
 	f.BoolVar(&o.noBudget, "no-budget", false, "no token budget")
 	f.BoolVar(&o.noLinks, "no-links", false, "do not add the entries hits link to")
 	f.BoolVar(&o.explain, "explain", false, "also show the items the budget dropped")
-	f.StringVar(&o.segmenter, "segmenter", index.SegmentOff.String(), "CJK segmentation `MODE`: auto, on or off (see above)")
+	o.analysis.register(cmd, "CJK segmentation `MODE`: auto, on or off (see above)")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
 	o.embedder.register(cmd, true)
 	return cmd
@@ -90,19 +95,16 @@ func (o *retrieveOptions) validate(cmd *cobra.Command) error {
 	if o.budget < 1 {
 		return usagef(cmd, "--budget must be at least 1, got %d (use --no-budget for none)", o.budget)
 	}
-	if _, err := index.ParseSegmentation(o.segmenter); err != nil {
-		return usagef(cmd, "--segmenter: %v", err)
-	}
-	return nil
+	return o.analysis.validate(cmd, o.app)
 }
 
 // engineOptions builds the Engine's options from the flags.
 func (o *retrieveOptions) engineOptions() (retrieve.Options, error) {
-	seg, err := index.ParseSegmentation(o.segmenter)
+	an, err := o.analysis.build(o.app)
 	if err != nil {
 		return retrieve.Options{}, err
 	}
-	return retrieve.Options{Segmentation: seg}, nil
+	return retrieve.Options{Analyzer: an}, nil
 }
 
 func (o *retrieveOptions) request(query string) retrieve.Request {

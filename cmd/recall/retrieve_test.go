@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 )
 
@@ -272,7 +273,7 @@ func TestReindex(t *testing.T) {
 	c := newCLI(t, nil)
 	n := strings.Count(c.ok("--store", dir, "ls"), "\n")
 	out := c.ok("--store", dir, "reindex")
-	if !strings.HasPrefix(out, fmt.Sprintf("indexed %d entries in ", n)) || !strings.HasSuffix(out, " (segmenter off)\n") {
+	if !strings.HasPrefix(out, fmt.Sprintf("indexed %d entries in ", n)) || !strings.HasSuffix(out, " (analyzer "+index.DefaultAnalyzer+")\n") {
 		t.Errorf("reindex = %q (ls shows %d entries)", out, n)
 	}
 

@@ -64,7 +64,7 @@ func newServeBench(b *testing.B) *serveBench {
 		}
 	}
 	a := &app{getenv: func(string) string { return "" }}
-	m, err := a.newMemory(ctx, st, &engineFlags{segmenter: "off"}, log.New(io.Discard, "", 0))
+	m, err := a.newMemory(ctx, st, &engineFlags{analysis: analyzerFlags{segmenter: "off"}}, log.New(io.Discard, "", 0))
 	if err != nil {
 		b.Fatal(err)
 	}

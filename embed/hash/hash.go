@@ -63,7 +63,7 @@ func (c Config) withDefaults() Config {
 // concurrent use and never fails on text.
 type Embedder struct {
 	cfg   Config
-	tok   *index.Tokenizer
+	tok   *index.Analyzer
 	model string
 }
 
@@ -75,7 +75,7 @@ func New(cfg Config) (*Embedder, error) {
 	cfg = cfg.withDefaults()
 	return &Embedder{
 		cfg:   cfg,
-		tok:   index.NewTokenizer(index.SegmentOff),
+		tok:   index.Spec(),
 		model: embed.Identity("hash", fmt.Sprintf("v2-n%d-%d", cfg.MinN, cfg.MaxN), cfg.Dim),
 	}, nil
 }

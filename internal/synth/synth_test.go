@@ -14,7 +14,7 @@ func TestEntries(t *testing.T) {
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("same seed, different entries")
 	}
-	tok := index.NewTokenizer(index.SegmentOff)
+	tok := index.Spec()
 	total := 0
 	for _, e := range a {
 		if err := store.Validate(e); err != nil {
