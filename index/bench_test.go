@@ -92,3 +92,39 @@ func BenchmarkTokenize(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(terms), "ns/token")
 }
+
+// BenchmarkSearchPruning compares the pruned top-k with exhaustive scoring
+// on the same queries: synthetic 3-term queries and English-like ones
+// with stop words.
+func BenchmarkSearchPruning(b *testing.B) {
+	for _, n := range sizes {
+		in, _, _ := inputs(n)
+		s := index.Build(1, nil, in)
+		g := synth.New(7, 20_000)
+		for _, kind := range []string{"synth3", "stopwords"} {
+			qs := make([][]string, 64)
+			for i := range qs {
+				q := g.Query(3)
+				if kind == "stopwords" {
+					// Two rare words among four of the most common ones,
+					// as people write questions.
+					c := g.Common(6)
+					q = c[i%6] + " " + c[(i+1)%6] + " " + c[(i+3)%6] + " " + g.Query(2) + " " + c[(i+4)%6]
+				}
+				qs[i] = s.Terms(q)
+			}
+			for _, k := range []int{10, 100} {
+				for _, exh := range []bool{true, false} {
+					name := fmt.Sprintf("entries=%d/%s/k=%d/exhaustive=%v", n, kind, k, exh)
+					b.Run(name, func(b *testing.B) {
+						i := 0
+						for b.Loop() {
+							s.Top(index.Query{Terms: qs[i%len(qs)], Limit: k, Exhaustive: exh})
+							i++
+						}
+					})
+				}
+			}
+		}
+	}
+}

@@ -47,13 +47,14 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	toks, e2 := s.tok.appendTokens(toks, in.Content)
 	d.len = uint32(len(toks))
 	d.est = uint32(e1 + e2)
-	d.tf = make(map[string]uint32, len(toks))
+	tf := make(map[string]uint32, len(toks))
 	for _, t := range toks {
-		if _, ok := d.tf[t]; !ok {
+		if _, ok := tf[t]; !ok {
 			t = strings.Clone(t)
 		}
-		d.tf[t]++
+		tf[t]++
 	}
+	d.ov = &docTerms{tf: tf, sig: signature(toks)}
 	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
 	ns.overlay = append(ns.overlay, d)
 	ns.n++
@@ -105,6 +106,10 @@ func (ns *Snapshot) remove(category, name string) {
 	}
 	ns.dead[i/64] |= 1 << (i % 64)
 	ns.nDead++
+	bd := &ns.base.docs[i]
+	toks, _ := ns.tok.appendTokens(nil, bd.Name)
+	toks, _ = ns.tok.appendTokens(toks, bd.Content)
+	ns.deadDocs = append(slices.Clip(ns.deadDocs), deadDoc{ord: i, sig: signature(toks)})
 	ns.n--
 	ns.totalLen -= uint64(ns.base.docs[i].len)
 }

@@ -1,0 +1,724 @@
+package index
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"sync"
+)
+
+// This file holds the query side of the snapshot: a per-query plan (idf,
+// posting lists, what the overlay and the dead documents change), an
+// exhaustive term-at-a-time scorer, and an exact pruned top-k scorer
+// (MaxScore with block bounds) that gives the same answer as the
+// exhaustive one, bit for bit, while skipping most postings of common
+// terms.
+
+// blockSize is the number of postings per block bound.
+const blockSize = 64
+
+// block bounds blockSize consecutive postings of one list: the largest
+// term frequency and the shortest document among them. They do not
+// depend on avgdl, so they are computed once at build time and bound the
+// term's BM25 weight in any snapshot sharing the segment.
+type block struct {
+	last   uint32 // doc of the block's last posting
+	maxTf  uint32
+	minLen uint32
+}
+
+// termBound is the same bound over a whole list, and where its blocks are.
+type termBound struct {
+	maxTf, minLen uint32
+	blk, nblk     uint32 // blocks[blk : blk+nblk]
+}
+
+func (seg *segment) buildBounds() {
+	nb := 0
+	for _, l := range seg.postings {
+		nb += (len(l) + blockSize - 1) / blockSize
+	}
+	seg.bounds = make([]termBound, len(seg.postings))
+	seg.blocks = make([]block, 0, nb)
+	for id, l := range seg.postings {
+		tb := termBound{minLen: math.MaxUint32, blk: uint32(len(seg.blocks))}
+		for start := 0; start < len(l); start += blockSize {
+			end := min(start+blockSize, len(l))
+			b := block{last: l[end-1].doc, minLen: math.MaxUint32}
+			for _, p := range l[start:end] {
+				b.maxTf = max(b.maxTf, p.tf)
+				b.minLen = min(b.minLen, seg.lens[p.doc])
+			}
+			tb.maxTf = max(tb.maxTf, b.maxTf)
+			tb.minLen = min(tb.minLen, b.minLen)
+			seg.blocks = append(seg.blocks, b)
+		}
+		tb.nblk = uint32(len(seg.blocks)) - tb.blk
+		seg.bounds[id] = tb
+	}
+}
+
+// weight is one term's BM25 contribution. Every scorer calls it, so they
+// all round the same way.
+func weight(idf, tf, c0, c1 float64, dl uint32) float64 {
+	return idf * tf * (K1 + 1) / (tf + c0 + c1*float64(dl))
+}
+
+// ErrCanceled is returned by Snapshot.Top when Query.Done closed before the
+// search finished.
+var ErrCanceled = errors.New("search canceled")
+
+// Query is a top-k search.
+type Query struct {
+	// Terms are the distinct query terms (Snapshot.Terms).
+	Terms []string
+	// Limit is k; <= 0 means every document that matches.
+	Limit int
+	// Done, when it closes, stops the search (ErrCanceled) within a few
+	// thousand postings. Typically ctx.Done().
+	Done <-chan struct{}
+	// Exhaustive turns pruning off (for tests and measurements): every
+	// posting is scored. The answer is the same either way.
+	Exhaustive bool
+}
+
+// checkEvery is how many postings or candidates the scorers handle
+// between two looks at Query.Done: a few microseconds of work.
+const checkEvery = 1 << 12
+
+func canceled(done <-chan struct{}) bool {
+	if done == nil {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// qterm is one query term in a plan.
+type qterm struct {
+	ti     int // index in the query's terms
+	idf    float64
+	list   []posting // base postings
+	bound  termBound
+	blocks []block
+	ub     float64 // bound of the term's weight in any base doc
+}
+
+// ovHit is a query term found in an overlay document.
+type ovHit struct {
+	doc int // index in overlay
+	ti  int
+	tf  uint32
+}
+
+// plan is what every scorer needs for one query on one snapshot.
+type plan struct {
+	terms  []string
+	c0, c1 float64
+	qt     []qterm // terms with df > 0 that have base postings, in term order
+	idf    []float64
+	ov     []ovHit // sorted by doc, then ti
+}
+
+func (s *Snapshot) plan(terms []string) *plan {
+	if len(terms) == 0 || s.n == 0 || s.totalLen == 0 {
+		return nil
+	}
+	N := float64(s.n)
+	avgdl := float64(s.totalLen) / N
+	p := &plan{terms: terms, c0: K1 * (1 - B), c1: K1 * B / avgdl, idf: make([]float64, len(terms))}
+	df := make([]int, len(terms))
+	lists := make([][]posting, len(terms))
+	ids := make([]uint32, len(terms))
+	for ti, t := range terms {
+		if id, ok := s.base.terms[t]; ok {
+			lists[ti] = s.base.postings[id]
+			ids[ti] = id
+			df[ti] = len(lists[ti])
+		}
+	}
+	if s.nDead > 0 {
+		s.subtractDead(terms, lists, df)
+	}
+	p.ov = s.overlayHits(terms, p.ov)
+	for _, h := range p.ov {
+		df[h.ti]++
+	}
+	for ti := range terms {
+		if df[ti] == 0 {
+			continue
+		}
+		idf := math.Log(1 + (N-float64(df[ti])+0.5)/(float64(df[ti])+0.5))
+		p.idf[ti] = idf
+		if len(lists[ti]) == 0 {
+			continue
+		}
+		b := s.base.bounds[ids[ti]]
+		p.qt = append(p.qt, qterm{
+			ti: ti, idf: idf, list: lists[ti], bound: b,
+			blocks: s.base.blocks[b.blk : b.blk+b.nblk],
+			ub:     weight(idf, float64(b.maxTf), p.c0, p.c1, b.minLen),
+		})
+	}
+	return p
+}
+
+// subtractDead takes the dead base documents out of df.
+func (s *Snapshot) subtractDead(terms []string, lists [][]posting, df []int) {
+	if len(terms) > 64 || len(s.deadDocs) != s.nDead {
+		for ti, l := range lists {
+			for _, p := range l {
+				if s.isDead(p.doc) {
+					df[ti]--
+				}
+			}
+		}
+		return
+	}
+	var hs [64]uint64
+	for ti, t := range terms {
+		hs[ti] = termHash(t)
+	}
+	for _, dd := range s.deadDocs {
+		for ti, l := range lists {
+			if len(l) == 0 || !dd.sig.has(hs[ti]) {
+				continue
+			}
+			if _, ok := findPosting(l, dd.ord); ok {
+				df[ti]--
+			}
+		}
+	}
+}
+
+func findPosting(l []posting, doc uint32) (int, bool) {
+	return slices.BinarySearchFunc(l, doc, func(p posting, d uint32) int {
+		switch {
+		case p.doc < d:
+			return -1
+		case p.doc > d:
+			return 1
+		}
+		return 0
+	})
+}
+
+// overlayHits finds the query terms in the overlay's documents.
+func (s *Snapshot) overlayHits(terms []string, out []ovHit) []ovHit {
+	if len(s.overlay) == 0 {
+		return out
+	}
+	if len(terms) <= 64 {
+		var hs [64]uint64
+		for ti, t := range terms {
+			hs[ti] = termHash(t)
+		}
+		for i, d := range s.overlay {
+			if d == nil {
+				continue
+			}
+			for ti, t := range terms {
+				if !d.ov.sig.has(hs[ti]) {
+					continue
+				}
+				if n := d.ov.tf[t]; n > 0 {
+					out = append(out, ovHit{doc: i, ti: ti, tf: n})
+				}
+			}
+		}
+		return out
+	}
+	// A long query: walk each document's terms instead.
+	pos := make(map[string]int, len(terms))
+	for ti, t := range terms {
+		pos[t] = ti
+	}
+	for i, d := range s.overlay {
+		if d == nil {
+			continue
+		}
+		start := len(out)
+		for t, n := range d.ov.tf {
+			if ti, ok := pos[t]; ok {
+				out = append(out, ovHit{doc: i, ti: ti, tf: n})
+			}
+		}
+		slices.SortFunc(out[start:], func(a, b ovHit) int { return a.ti - b.ti })
+	}
+	return out
+}
+
+// overlayScores calls fn with each overlay document's score and matched
+// mask, summing its terms' weights in term order like the other scorers.
+func (s *Snapshot) overlayScores(p *plan, fn func(ord uint32, score float64, mask uint64)) {
+	base := uint32(len(s.base.docs))
+	for i := 0; i < len(p.ov); {
+		d := p.ov[i].doc
+		var score float64
+		var mask uint64
+		for ; i < len(p.ov) && p.ov[i].doc == d; i++ {
+			h := p.ov[i]
+			score += weight(p.idf[h.ti], float64(h.tf), p.c0, p.c1, s.overlay[d].len)
+			if h.ti < 64 {
+				mask |= 1 << h.ti
+			}
+		}
+		if score > 0 {
+			fn(base+uint32(d), score, mask)
+		}
+	}
+}
+
+// scratch is a dense score accumulator reused across queries.
+type scratch struct {
+	scores  []float64
+	masks   []uint64
+	touched []uint32
+	kth     []float64
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// exhaustive scores every posting, term at a time, and calls fn for every
+// document with a score > 0 (base documents first, in no particular
+// order, then overlay documents).
+func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, fn func(ord uint32, score float64, mask uint64)) error {
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	nb := len(s.base.docs)
+	if cap(sc.scores) < nb {
+		sc.scores = make([]float64, nb)
+		sc.masks = make([]uint64, nb)
+	}
+	scores := sc.scores[:nb]
+	masks := sc.masks[:nb]
+	touched := sc.touched[:0]
+	lens := s.base.lens
+	c0, c1 := p.c0, p.c1
+	var err error
+	work := checkEvery // look at done before the first list
+	for _, q := range p.qt {
+		var bit uint64
+		if q.ti < 64 {
+			bit = 1 << q.ti
+		}
+		idf := q.idf
+		if work += len(q.list); work >= checkEvery {
+			work = 0
+			if canceled(done) {
+				err = ErrCanceled
+				break
+			}
+		}
+		if s.nDead == 0 {
+			for _, po := range q.list {
+				v := weight(idf, float64(po.tf), c0, c1, lens[po.doc])
+				if scores[po.doc] == 0 {
+					touched = append(touched, po.doc)
+				}
+				scores[po.doc] += v
+				masks[po.doc] |= bit
+			}
+			continue
+		}
+		for _, po := range q.list {
+			if s.isDead(po.doc) {
+				continue
+			}
+			v := weight(idf, float64(po.tf), c0, c1, lens[po.doc])
+			if scores[po.doc] == 0 {
+				touched = append(touched, po.doc)
+			}
+			scores[po.doc] += v
+			masks[po.doc] |= bit
+		}
+	}
+	for _, i := range touched {
+		if v := scores[i]; v > 0 && err == nil {
+			fn(i, v, masks[i])
+		}
+		scores[i] = 0
+		masks[i] = 0
+	}
+	sc.touched = touched[:0]
+	if err != nil {
+		return err
+	}
+	s.overlayScores(p, fn)
+	return nil
+}
+
+// pruneMin is the least number of postings, per result asked for, at which
+// the pruned scorer beats the exhaustive one (measured with
+// BenchmarkSearchPruning: below it the bookkeeping per candidate costs
+// more than the postings it skips).
+const pruneMin = 16
+
+// margin widens every bound compared with the threshold so that rounding
+// (bounds and scores are summed in different orders) can never prune a
+// document that would have made the top k.
+const margin = 1 + 1e-9
+
+// pruned is the exact MaxScore top-k: terms sorted by their bound; the
+// lists whose bounds together cannot lift a document past the k-th best
+// score so far (the threshold) are not walked, only probed for the
+// candidates the other lists produce, and a candidate is dropped as soon
+// as its score so far plus the bounds of the terms left (per block where
+// the block is known) falls below the threshold. Documents are pushed to
+// h with exactly the score the exhaustive scorer gives them.
+func (s *Snapshot) pruned(p *plan, h *hitHeap, done <-chan struct{}) error {
+	// Overlay documents first: they are few and set a threshold early.
+	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
+
+	qs := slices.Clone(p.qt)
+	slices.SortFunc(qs, func(a, b qterm) int {
+		switch {
+		case a.ub < b.ub:
+			return -1
+		case a.ub > b.ub:
+			return 1
+		}
+		return a.ti - b.ti
+	})
+	m := len(qs)
+	pre := make([]float64, m) // pre[j] = Σ ub of qs[0..j]
+	sum := 0.0
+	for j, q := range qs {
+		sum += q.ub
+		pre[j] = sum * margin
+	}
+	pos := make([]int, m)
+	var contrib [64]float64
+	lens := s.base.lens
+	c0, c1 := p.c0, p.c1
+	dead := s.nDead > 0
+
+	theta := max(h.threshold(), s.startThreshold(p, qs, h.k))
+	ess := 0 // qs[ess:] are walked; qs[:ess] only probed
+	for ess < m && pre[ess] < theta {
+		ess++
+	}
+	work := checkEvery - 1
+	for ess < m {
+		if work++; work >= checkEvery {
+			work = 0
+			if canceled(done) {
+				return ErrCanceled
+			}
+		}
+		// The next candidate: the smallest doc under the walked cursors.
+		d := uint32(math.MaxUint32)
+		for j := ess; j < m; j++ {
+			if pos[j] < len(qs[j].list) && qs[j].list[pos[j]].doc < d {
+				d = qs[j].list[pos[j]].doc
+			}
+		}
+		if d == math.MaxUint32 {
+			break
+		}
+		var mask uint64
+		partial := 0.0
+		for j := ess; j < m; j++ {
+			q := &qs[j]
+			if pos[j] < len(q.list) && q.list[pos[j]].doc == d {
+				po := q.list[pos[j]]
+				pos[j]++
+				c := weight(q.idf, float64(po.tf), c0, c1, lens[d])
+				contrib[q.ti] = c
+				partial += c
+				mask |= 1 << q.ti
+			}
+		}
+		if dead && s.isDead(d) {
+			clearContrib(&contrib, mask)
+			continue
+		}
+		ok := true
+		for j := ess - 1; j >= 0; j-- {
+			if partial*margin+pre[j] < theta {
+				ok = false
+				break
+			}
+			q := &qs[j]
+			// Find d's block; past the last block the list has no d.
+			bi := pos[j] / blockSize
+			for bi < len(q.blocks) && q.blocks[bi].last < d {
+				bi++
+			}
+			if bi == len(q.blocks) {
+				pos[j] = len(q.list)
+				continue
+			}
+			b := q.blocks[bi]
+			rest := 0.0
+			if j > 0 {
+				rest = pre[j-1]
+			}
+			if (partial+weight(q.idf, float64(b.maxTf), c0, c1, b.minLen))*margin+rest < theta {
+				// The block cannot lift d far enough: skip its
+				// postings up to d without reading them.
+				pos[j] = max(pos[j], bi*blockSize)
+				ok = false
+				break
+			}
+			lo := max(pos[j], bi*blockSize)
+			hi := min(bi*blockSize+blockSize, len(q.list))
+			i, found := findPosting(q.list[lo:hi], d)
+			pos[j] = lo + i
+			if found {
+				po := q.list[pos[j]]
+				pos[j]++
+				c := weight(q.idf, float64(po.tf), c0, c1, lens[d])
+				contrib[q.ti] = c
+				partial += c
+				mask |= 1 << q.ti
+			}
+		}
+		if ok {
+			// Sum in term order, as the exhaustive scorer does.
+			score := 0.0
+			for mm := mask; mm != 0; mm &= mm - 1 {
+				score += contrib[trailingZeros(mm)]
+			}
+			if score > 0 && h.push(d, score, mask) {
+				if t := h.threshold(); t > theta {
+					theta = t
+					for ess < m && pre[ess] < theta {
+						ess++
+					}
+				}
+			}
+		}
+		clearContrib(&contrib, mask)
+	}
+	return nil
+}
+
+// startThreshold is a lower bound of the final k-th best score, found
+// cheaply before the document-at-a-time walk starts: the k-th best partial
+// score over the lists with the highest bounds (typically short: rare
+// terms). Every document's full score is at least its partial score, so k
+// documents reach the bound and nothing below it can make the top k.
+// Without it the walk starts at threshold 0 and reads the long lists
+// until k good documents turn up, most of the way through the index.
+func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
+	total := 0
+	for _, q := range qs {
+		total += len(q.list)
+	}
+	budget := total / 4
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	nb := len(s.base.docs)
+	if cap(sc.scores) < nb {
+		sc.scores = make([]float64, nb)
+		sc.masks = make([]uint64, nb)
+	}
+	scores := sc.scores[:nb]
+	touched := sc.touched[:0]
+	lens := s.base.lens
+	used := 0
+	for j := len(qs) - 1; j >= 0; j-- {
+		q := &qs[j]
+		if used += len(q.list); used > budget && j < len(qs)-1 {
+			break
+		}
+		for _, po := range q.list {
+			if s.nDead > 0 && s.isDead(po.doc) {
+				continue
+			}
+			if scores[po.doc] == 0 {
+				touched = append(touched, po.doc)
+			}
+			scores[po.doc] += weight(q.idf, float64(po.tf), p.c0, p.c1, lens[po.doc])
+		}
+	}
+	theta := 0.0
+	if len(touched) >= k {
+		// The k-th largest partial score, by a min-heap of k.
+		top := sc.kth[:0]
+		for _, d := range touched {
+			v := scores[d]
+			if len(top) < k {
+				top = append(top, v)
+				for i := len(top) - 1; i > 0; {
+					pi := (i - 1) / 2
+					if top[pi] <= top[i] {
+						break
+					}
+					top[i], top[pi] = top[pi], top[i]
+					i = pi
+				}
+				continue
+			}
+			if v <= top[0] {
+				continue
+			}
+			top[0] = v
+			for i := 0; ; {
+				l := 2*i + 1
+				if l >= k {
+					break
+				}
+				m := l
+				if r := l + 1; r < k && top[r] < top[l] {
+					m = r
+				}
+				if top[i] <= top[m] {
+					break
+				}
+				top[i], top[m] = top[m], top[i]
+				i = m
+			}
+		}
+		theta = top[0] / margin / margin
+		sc.kth = top[:0]
+	}
+	for _, d := range touched {
+		scores[d] = 0
+	}
+	sc.touched = touched[:0]
+	return theta
+}
+
+func clearContrib(c *[64]float64, mask uint64) {
+	for ; mask != 0; mask &= mask - 1 {
+		c[trailingZeros(mask)] = 0
+	}
+}
+
+// Top returns the top q.Limit documents by BM25 score for the distinct
+// query terms, best first; ties by category, then name, ascending. With
+// q.Limit > 0 it prunes (exactly: the answer is the exhaustive one).
+func (s *Snapshot) Top(q Query) ([]Scored, error) {
+	p := s.plan(q.Terms)
+	if p == nil {
+		return nil, nil
+	}
+	h := hitHeap{s: s, k: q.Limit}
+	var err error
+	if s.usePruning(p, q) {
+		err = s.pruned(p, &h, q.Done)
+	} else {
+		err = s.exhaustive(p, q.Done, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
+	}
+	if err != nil {
+		return nil, err
+	}
+	return h.sorted(), nil
+}
+
+func (s *Snapshot) usePruning(p *plan, q Query) bool {
+	if q.Exhaustive || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) < 2 {
+		return false
+	}
+	total := 0
+	for _, t := range p.qt {
+		total += len(t.list)
+	}
+	return total >= pruneMin*q.Limit
+}
+
+// cand is a scored document in the top-k heap: no pointers, so the heap
+// costs the garbage collector nothing.
+type cand struct {
+	score float64
+	mask  uint64
+	ord   uint32
+}
+
+// hitHeap keeps the best k candidates under the result order (Less).
+type hitHeap struct {
+	s *Snapshot
+	k int
+	h []cand // min-heap: h[0] is the worst kept
+}
+
+// better reports whether a ranks before b: higher score, then category,
+// then name.
+func (hh *hitHeap) better(a, b cand) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	da, db := hh.s.Doc(int(a.ord)), hh.s.Doc(int(b.ord))
+	if da.Category != db.Category {
+		return da.Category < db.Category
+	}
+	return da.Name < db.Name
+}
+
+// threshold is the score a candidate must reach to enter (0 while the
+// heap has room).
+func (hh *hitHeap) threshold() float64 {
+	if hh.k > 0 && len(hh.h) == hh.k {
+		return hh.h[0].score
+	}
+	return 0
+}
+
+// push offers a candidate and reports whether it was kept.
+func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {
+	x := cand{score: score, mask: mask, ord: ord}
+	if hh.k <= 0 {
+		hh.h = append(hh.h, x)
+		return true
+	}
+	if len(hh.h) < hh.k {
+		hh.h = append(hh.h, x)
+		// up
+		i := len(hh.h) - 1
+		for i > 0 {
+			p := (i - 1) / 2
+			if !hh.better(hh.h[p], hh.h[i]) {
+				break
+			}
+			hh.h[i], hh.h[p] = hh.h[p], hh.h[i]
+			i = p
+		}
+		return true
+	}
+	if score < hh.h[0].score || !hh.better(x, hh.h[0]) {
+		return false
+	}
+	hh.h[0] = x
+	// down
+	n := len(hh.h)
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && hh.better(hh.h[l], hh.h[r]) {
+			m = r
+		}
+		if !hh.better(hh.h[i], hh.h[m]) {
+			break
+		}
+		hh.h[i], hh.h[m] = hh.h[m], hh.h[i]
+		i = m
+	}
+	return true
+}
+
+func (hh *hitHeap) sorted() []Scored {
+	slices.SortFunc(hh.h, func(a, b cand) int {
+		switch {
+		case hh.better(a, b):
+			return -1
+		case hh.better(b, a):
+			return 1
+		}
+		return 0
+	})
+	out := make([]Scored, len(hh.h))
+	for i, c := range hh.h {
+		out[i] = Scored{Doc: hh.s.Doc(int(c.ord)), Score: c.score, Matched: c.mask}
+	}
+	return out
+}

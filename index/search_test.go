@@ -1,0 +1,115 @@
+package index_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/internal/synth"
+)
+
+// sameTop fails unless the pruned and the exhaustive search agree exactly:
+// same documents, same order, bit-identical scores and matched masks.
+func sameTop(t *testing.T, s *index.Snapshot, terms []string, k int) {
+	t.Helper()
+	got, err := s.Top(index.Query{Terms: terms, Limit: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.Top(index.Query{Terms: terms, Limit: k, Exhaustive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("terms %q k %d: %d results, exhaustive %d", terms, k, len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if g.Doc != w.Doc || g.Score != w.Score || g.Matched != w.Matched {
+			t.Fatalf("terms %q k %d: result %d is %s:%s %v %b, exhaustive %s:%s %v %b",
+				terms, k, i, g.Doc.Category, g.Doc.Name, g.Score, g.Matched, w.Doc.Category, w.Doc.Name, w.Score, w.Matched)
+		}
+	}
+}
+
+// TestPrunedEqualsExhaustive checks the pruned top-k against exhaustive
+// scoring on a generated corpus, with and without an overlay of writes and
+// deletes, for short and long queries and several k.
+func TestPrunedEqualsExhaustive(t *testing.T) {
+	n := 100_000
+	if testing.Short() || raceEnabled {
+		n = 10_000
+	}
+	in, _, _ := inputs(n)
+	s := index.Build(1, nil, in)
+	g := synth.New(7, 20_000)
+	var queries [][]string
+	for i := range 300 {
+		queries = append(queries, s.Terms(g.Query(1+i%8)))
+	}
+	// English-like queries with very common terms mixed in.
+	common := g.Common(6)
+	for i := range 100 {
+		q := append([]string{}, queries[i]...)
+		q = append(q, common[:1+i%len(common)]...)
+		queries = append(queries, s.Terms(fmt.Sprint(q)))
+	}
+	check := func(s *index.Snapshot) {
+		for _, q := range queries {
+			for _, k := range []int{1, 10, 100} {
+				sameTop(t, s, q, k)
+			}
+		}
+	}
+	check(s)
+
+	// An overlay: replace, add and delete some documents.
+	r := rand.New(rand.NewPCG(1, 2))
+	o := s
+	extra := synth.New(9, 20_000).Entries(200, 80)
+	for i, e := range extra {
+		switch i % 3 {
+		case 0: // replace an existing identity
+			d := in[r.IntN(len(in))]
+			o = o.With(uint64(2+i), index.Input{Category: d.Category, Name: d.Name, Content: e.Content})
+		case 1:
+			o = o.With(uint64(2+i), index.Input{Category: e.Category, Name: e.Name + "-new", Content: e.Content})
+		default:
+			d := in[r.IntN(len(in))]
+			o = o.Without(uint64(2+i), d.Category, d.Name)
+		}
+	}
+	check(o)
+}
+
+// TestTiesSurvivePruning: many documents with the same score; the pruned
+// search must keep the ones first by category and name.
+func TestTiesSurvivePruning(t *testing.T) {
+	var in []index.Input
+	for i := range 3000 {
+		in = append(in, index.Input{Category: fmt.Sprintf("c%d", (i*7919)%97), Name: fmt.Sprintf("n%04d", (i*104729)%3000), Content: "alpha beta"})
+		if i%10 == 0 {
+			in = append(in, index.Input{Category: "z", Name: fmt.Sprintf("g%04d", i), Content: "gamma alpha"})
+		}
+	}
+	s := index.Build(1, nil, in)
+	for _, k := range []int{1, 5, 10, 100, 1000} {
+		sameTop(t, s, s.Terms("alpha beta gamma"), k)
+		sameTop(t, s, s.Terms("alpha gamma"), k)
+	}
+}
+
+func TestTopCanceled(t *testing.T) {
+	in, _, _ := inputs(5000)
+	s := index.Build(1, nil, in)
+	done := make(chan struct{})
+	close(done)
+	terms := s.Terms(strings.Join(synth.New(42, 20_000).Common(6), " "))
+	for _, exh := range []bool{false, true} {
+		if _, err := s.Top(index.Query{Terms: terms, Limit: 10, Done: done, Exhaustive: exh}); err != index.ErrCanceled {
+			t.Errorf("exhaustive=%v: err = %v, want ErrCanceled", exh, err)
+		}
+	}
+}
