@@ -77,10 +77,22 @@ type Query struct {
 	// Done, when it closes, stops the search (ErrCanceled) within a few
 	// thousand postings. Typically ctx.Done().
 	Done <-chan struct{}
-	// Exhaustive turns pruning off (for tests and measurements): every
-	// posting is scored. The answer is the same either way.
-	Exhaustive bool
+	// Pruning chooses the scorer; the answer is the same either way.
+	Pruning Pruning
 }
+
+// Pruning chooses between exhaustive scoring and the pruned top-k.
+type Pruning int
+
+const (
+	// PruneAuto prunes when the query's lists promise to pay for it.
+	PruneAuto Pruning = iota
+	// PruneNever scores every posting (for tests and measurements).
+	PruneNever
+	// PruneAlways prunes whenever the query allows it (a limit, at most
+	// 64 terms, two lists or more), for tests.
+	PruneAlways
+)
 
 // checkEvery is how many postings or candidates the scorers handle
 // between two looks at Query.Done: a few microseconds of work.
@@ -352,11 +364,50 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, fn func(ord uint32,
 	return nil
 }
 
-// pruneMin is the least number of postings, per result asked for, at which
-// the pruned scorer beats the exhaustive one (measured with
-// BenchmarkSearchPruning: below it the bookkeeping per candidate costs
-// more than the postings it skips).
+// pruneMin is the least number of postings, per result asked for, below
+// which the exhaustive scorer is used without looking further.
 const pruneMin = 16
+
+// minPrunePostings: below this many postings the exhaustive scorer takes
+// a few microseconds, less than the pruned scorer's set-up pays back
+// (BenchmarkSearchPruning at 1k entries).
+const minPrunePostings = 1 << 14
+
+// pruneRatio: the pruned scorer runs only when the lists it must walk
+// (the essential ones under the start threshold) hold at most 1/pruneRatio
+// of the query's postings. A candidate costs the pruned scorer several
+// times what a posting costs the exhaustive one (cursor minimum, probes
+// into the other lists), so it pays only when it skips most postings
+// (measured with BenchmarkSearchPruning and BenchmarkSharedSetsRetrieve
+// in bench: at k = 100 over 5k documents, common words decide the tail of
+// the top k and cannot be skipped).
+const pruneRatio = 4
+
+// byBound returns the plan's terms sorted by their bound, ascending.
+func byBound(p *plan) []qterm {
+	qs := slices.Clone(p.qt)
+	slices.SortFunc(qs, func(a, b qterm) int {
+		switch {
+		case a.ub < b.ub:
+			return -1
+		case a.ub > b.ub:
+			return 1
+		}
+		return a.ti - b.ti
+	})
+	return qs
+}
+
+// prefixBounds returns pre[j] = Σ ub of qs[0..j], widened by margin.
+func prefixBounds(qs []qterm) []float64 {
+	pre := make([]float64, len(qs))
+	sum := 0.0
+	for j, q := range qs {
+		sum += q.ub
+		pre[j] = sum * margin
+	}
+	return pre
+}
 
 // margin widens every bound compared with the threshold so that rounding
 // (bounds and scores are summed in different orders) can never prune a
@@ -370,34 +421,18 @@ const margin = 1 + 1e-9
 // as its score so far plus the bounds of the terms left (per block where
 // the block is known) falls below the threshold. Documents are pushed to
 // h with exactly the score the exhaustive scorer gives them.
-func (s *Snapshot) pruned(p *plan, h *hitHeap, done <-chan struct{}) error {
-	// Overlay documents first: they are few and set a threshold early.
+func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done <-chan struct{}) error {
+	// Overlay documents first: they are few and may raise the threshold.
 	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
-
-	qs := slices.Clone(p.qt)
-	slices.SortFunc(qs, func(a, b qterm) int {
-		switch {
-		case a.ub < b.ub:
-			return -1
-		case a.ub > b.ub:
-			return 1
-		}
-		return a.ti - b.ti
-	})
 	m := len(qs)
-	pre := make([]float64, m) // pre[j] = Σ ub of qs[0..j]
-	sum := 0.0
-	for j, q := range qs {
-		sum += q.ub
-		pre[j] = sum * margin
-	}
+	pre := prefixBounds(qs)
 	pos := make([]int, m)
 	var contrib [64]float64
 	lens := s.base.lens
 	c0, c1 := p.c0, p.c1
 	dead := s.nDead > 0
 
-	theta := max(h.threshold(), s.startThreshold(p, qs, h.k))
+	theta := max(h.threshold(), theta0)
 	ess := 0 // qs[ess:] are walked; qs[:ess] only probed
 	for ess < m && pre[ess] < theta {
 		ess++
@@ -510,7 +545,7 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 	for _, q := range qs {
 		total += len(q.list)
 	}
-	budget := total / 4
+	budget := total / 8
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	nb := len(s.base.docs)
@@ -601,8 +636,8 @@ func (s *Snapshot) Top(q Query) ([]Scored, error) {
 	}
 	h := hitHeap{s: s, k: q.Limit}
 	var err error
-	if s.usePruning(p, q) {
-		err = s.pruned(p, &h, q.Done)
+	if qs, theta0, ok := s.usePruning(p, q); ok {
+		err = s.pruned(p, qs, theta0, &h, q.Done)
 	} else {
 		err = s.exhaustive(p, q.Done, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
 	}
@@ -612,15 +647,30 @@ func (s *Snapshot) Top(q Query) ([]Scored, error) {
 	return h.sorted(), nil
 }
 
-func (s *Snapshot) usePruning(p *plan, q Query) bool {
-	if q.Exhaustive || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) < 2 {
-		return false
+// usePruning decides between the scorers. When it prunes it returns the
+// terms by bound and the start threshold.
+func (s *Snapshot) usePruning(p *plan, q Query) ([]qterm, float64, bool) {
+	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) < 2 {
+		return nil, 0, false
 	}
 	total := 0
 	for _, t := range p.qt {
 		total += len(t.list)
 	}
-	return total >= pruneMin*q.Limit
+	if (total < pruneMin*q.Limit || total < minPrunePostings) && q.Pruning != PruneAlways {
+		return nil, 0, false
+	}
+	qs := byBound(p)
+	theta := s.startThreshold(p, qs, q.Limit)
+	pre := prefixBounds(qs)
+	walked := total
+	for j := 0; j < len(qs) && pre[j] < theta; j++ {
+		walked -= len(qs[j].list)
+	}
+	if walked*pruneRatio > total && q.Pruning != PruneAlways {
+		return nil, 0, false
+	}
+	return qs, theta, true
 }
 
 // cand is a scored document in the top-k heap: no pointers, so the heap

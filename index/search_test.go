@@ -14,14 +14,21 @@ import (
 // same documents, same order, bit-identical scores and matched masks.
 func sameTop(t *testing.T, s *index.Snapshot, terms []string, k int) {
 	t.Helper()
-	got, err := s.Top(index.Query{Terms: terms, Limit: k})
+	want, err := s.Top(index.Query{Terms: terms, Limit: k, Pruning: index.PruneNever})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := s.Top(index.Query{Terms: terms, Limit: k, Exhaustive: true})
-	if err != nil {
-		t.Fatal(err)
+	for _, mode := range []index.Pruning{index.PruneAuto, index.PruneAlways} {
+		got, err := s.Top(index.Query{Terms: terms, Limit: k, Pruning: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResults(t, terms, k, got, want)
 	}
+}
+
+func sameResults(t *testing.T, terms []string, k int, got, want []index.Scored) {
+	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("terms %q k %d: %d results, exhaustive %d", terms, k, len(got), len(want))
 	}
@@ -107,9 +114,9 @@ func TestTopCanceled(t *testing.T) {
 	done := make(chan struct{})
 	close(done)
 	terms := s.Terms(strings.Join(synth.New(42, 20_000).Common(6), " "))
-	for _, exh := range []bool{false, true} {
-		if _, err := s.Top(index.Query{Terms: terms, Limit: 10, Done: done, Exhaustive: exh}); err != index.ErrCanceled {
-			t.Errorf("exhaustive=%v: err = %v, want ErrCanceled", exh, err)
+	for _, mode := range []index.Pruning{index.PruneAlways, index.PruneNever} {
+		if _, err := s.Top(index.Query{Terms: terms, Limit: 10, Done: done, Pruning: mode}); err != index.ErrCanceled {
+			t.Errorf("pruning %d: err = %v, want ErrCanceled", mode, err)
 		}
 	}
 }
