@@ -120,3 +120,27 @@ func TestTopCanceled(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchedAllLongQuery: past the 64th term, matched terms come from a
+// pass over the lists; they must equal the per-hit lookups.
+func TestMatchedAllLongQuery(t *testing.T) {
+	in, _, _ := inputs(2000)
+	s := index.Build(1, nil, in)
+	s = s.With(2, index.Input{Category: "x", Name: "y", Content: in[0].Content + " " + in[1].Content})
+	var long []string
+	for i := range 40 {
+		long = append(long, in[i].Content)
+	}
+	terms := s.Terms(strings.Join(long, " "))
+	if len(terms) <= 64 {
+		t.Fatalf("only %d terms", len(terms))
+	}
+	hits := s.Search(terms, 50)
+	all := s.MatchedAll(hits, terms)
+	for i, h := range hits {
+		want := s.MatchedTerms(h.Doc, terms)
+		if strings.Join(all[i], ",") != strings.Join(want, ",") {
+			t.Fatalf("hit %d: %v, want %v", i, all[i], want)
+		}
+	}
+}
