@@ -195,6 +195,20 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 // Only Created carries over from the file it replaces, when e leaves it
 // zero: the one upsert rule of this backend.
 func (s *Store) writeLocked(e store.Entry) error {
+	dir, err := s.writeFileLocked(e)
+	if err != nil {
+		return err
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("put %s: %w", e.Key(), err)
+	}
+	return nil
+}
+
+// writeFileLocked is writeLocked up to the rename, without the fsync of
+// the folder, which it leaves to the caller (PutBatch syncs each folder
+// once per batch); it returns that folder.
+func (s *Store) writeFileLocked(e store.Entry) (dir string, err error) {
 	path := s.path(e.Category, e.Name)
 	var perm iofs.FileMode
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
@@ -216,23 +230,20 @@ func (s *Store) writeLocked(e store.Entry) error {
 	}
 	data, err := renderFile(m, e.Content)
 	if err != nil {
-		return metaFieldError(err)
+		return "", metaFieldError(err)
 	}
 	if n := len(data) - len(e.Content); n > maxFrontMatterBytes {
-		return &store.FieldError{Field: "meta", Value: "front matter",
+		return "", &store.FieldError{Field: "meta", Value: "front matter",
 			Reason: fmt.Sprintf("is %d bytes, the limit is %d", n, maxFrontMatterBytes)}
 	}
-	dir := filepath.Dir(path)
+	dir = filepath.Dir(path)
 	if err := s.writeFileAtomic(dir, filepath.Base(path), data, perm); err != nil {
-		return fmt.Errorf("put %s: %w", e.Key(), err)
+		return "", fmt.Errorf("put %s: %w", e.Key(), err)
 	}
-	// The rename is visible from here on: count it even if the fsync below
-	// fails, so no index misses the change.
+	// The rename is visible from here on: count it even if the fsync of
+	// the folder fails, so no index misses the change.
 	s.rev.Add(1)
-	if err := syncDir(dir); err != nil {
-		return fmt.Errorf("put %s: %w", e.Key(), err)
-	}
-	return nil
+	return dir, nil
 }
 
 // metaFieldError reports metadata the file cannot hold the way
