@@ -78,9 +78,10 @@ type Snapshot struct {
 	base  *segment
 	dead  []uint64 // bitset over base docs
 	nDead int
-	// deadDocs lists the dead base docs with their term signatures, so a
-	// query corrects df without walking whole posting lists.
-	deadDocs []deadDoc
+	// deadPost and ovPost index the dead base docs and the overlay docs
+	// by term (overlay.go).
+	deadPost []deadPosting
+	ovPost   []ovPosting
 
 	overlay []*Doc         // overlay docs, ord = len(base.docs)+i; nil where deleted
 	okeys   map[docKey]int // index into overlay

@@ -154,7 +154,7 @@ func (s *Snapshot) plan(terms []string) *plan {
 		}
 	}
 	if s.nDead > 0 {
-		s.subtractDead(terms, lists, df)
+		s.subtractDead(lists, ids, df)
 	}
 	p.ov = s.overlayHits(terms, p.ov)
 	for _, h := range p.ov {
@@ -180,29 +180,10 @@ func (s *Snapshot) plan(terms []string) *plan {
 }
 
 // subtractDead takes the dead base documents out of df.
-func (s *Snapshot) subtractDead(terms []string, lists [][]posting, df []int) {
-	if len(terms) > 64 || len(s.deadDocs) != s.nDead {
-		for ti, l := range lists {
-			for _, p := range l {
-				if s.isDead(p.doc) {
-					df[ti]--
-				}
-			}
-		}
-		return
-	}
-	var hs [64]uint64
-	for ti, t := range terms {
-		hs[ti] = termHash(t)
-	}
-	for _, dd := range s.deadDocs {
-		for ti, l := range lists {
-			if len(l) == 0 || !dd.sig.has(hs[ti]) {
-				continue
-			}
-			if _, ok := findPosting(l, dd.ord); ok {
-				df[ti]--
-			}
+func (s *Snapshot) subtractDead(lists [][]posting, ids []uint32, df []int) {
+	for ti, l := range lists {
+		if len(l) > 0 {
+			df[ti] -= s.deadCount(ids[ti])
 		}
 	}
 }
@@ -219,48 +200,25 @@ func findPosting(l []posting, doc uint32) (int, bool) {
 	})
 }
 
-// overlayHits finds the query terms in the overlay's documents.
+// overlayHits finds the query terms in the overlay's live documents,
+// sorted by document, then term.
 func (s *Snapshot) overlayHits(terms []string, out []ovHit) []ovHit {
 	if len(s.overlay) == 0 {
 		return out
 	}
-	if len(terms) <= 64 {
-		var hs [64]uint64
-		for ti, t := range terms {
-			hs[ti] = termHash(t)
-		}
-		for i, d := range s.overlay {
-			if d == nil {
-				continue
-			}
-			for ti, t := range terms {
-				if !d.ov.sig.has(hs[ti]) {
-					continue
-				}
-				if n := d.ov.tf[t]; n > 0 {
-					out = append(out, ovHit{doc: i, ti: ti, tf: n})
-				}
-			}
-		}
-		return out
-	}
-	// A long query: walk each document's terms instead.
-	pos := make(map[string]int, len(terms))
 	for ti, t := range terms {
-		pos[t] = ti
-	}
-	for i, d := range s.overlay {
-		if d == nil {
-			continue
-		}
-		start := len(out)
-		for t, n := range d.ov.tf {
-			if ti, ok := pos[t]; ok {
-				out = append(out, ovHit{doc: i, ti: ti, tf: n})
+		for _, p := range s.ovRange(termHash(t)) {
+			if p.term == t && s.overlay[p.doc] != nil {
+				out = append(out, ovHit{doc: int(p.doc), ti: ti, tf: p.tf})
 			}
 		}
-		slices.SortFunc(out[start:], func(a, b ovHit) int { return a.ti - b.ti })
 	}
+	slices.SortFunc(out, func(a, b ovHit) int {
+		if a.doc != b.doc {
+			return a.doc - b.doc
+		}
+		return a.ti - b.ti
+	})
 	return out
 }
 

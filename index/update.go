@@ -54,7 +54,12 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 		}
 		tf[t]++
 	}
-	d.ov = &docTerms{tf: tf, sig: signature(toks)}
+	d.ov = &docTerms{tf: tf}
+	add := make([]ovPosting, 0, len(tf))
+	for t, n := range tf {
+		add = append(add, ovPosting{hash: termHash(t), term: t, doc: uint32(len(ns.overlay)), tf: n})
+	}
+	ns.ovPost = mergeSorted(ns.ovPost, add, cmpOv)
 	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
 	ns.overlay = append(ns.overlay, d)
 	ns.n++
@@ -109,7 +114,15 @@ func (ns *Snapshot) remove(category, name string) {
 	bd := &ns.base.docs[i]
 	toks, _ := ns.tok.appendTokens(nil, bd.Name)
 	toks, _ = ns.tok.appendTokens(toks, bd.Content)
-	ns.deadDocs = append(slices.Clip(ns.deadDocs), deadDoc{ord: i, sig: signature(toks)})
+	add := make([]deadPosting, 0, len(toks))
+	for _, t := range toks {
+		if id, ok := ns.base.terms[t]; ok {
+			add = append(add, deadPosting{id: id, ord: i})
+		}
+	}
+	slices.SortFunc(add, cmpDead)
+	add = slices.Compact(add)
+	ns.deadPost = mergeSorted(ns.deadPost, add, cmpDead)
 	ns.n--
 	ns.totalLen -= uint64(ns.base.docs[i].len)
 }
