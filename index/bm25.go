@@ -58,9 +58,11 @@ type segment struct {
 	// (72 bytes each) do not.
 	lens []uint32
 	// bounds and blocks are the score bounds of the pruned search
-	// (search.go), by term and by block of blockSize postings.
-	bounds []termBound
-	blocks []block
+	// (search.go), by term and by block of blockSize postings, for the
+	// terms in longIDs (sorted), whose lists are longer than one block.
+	longIDs []uint32
+	bounds  []termBound
+	blocks  []block
 }
 
 // Snapshot is an immutable BM25 index over the entries of a store at one

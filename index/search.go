@@ -33,29 +33,57 @@ type termBound struct {
 	blk, nblk     uint32 // blocks[blk : blk+nblk]
 }
 
+// buildBounds stores the bounds of the lists longer than one block. A
+// shorter list (most terms) gets its one block computed when a query uses
+// it, which costs less than the list's own scoring and spares 16 bytes of
+// heap per term.
 func (seg *segment) buildBounds() {
 	nb := 0
 	for _, l := range seg.postings {
-		nb += (len(l) + blockSize - 1) / blockSize
+		if len(l) > blockSize {
+			nb += (len(l) + blockSize - 1) / blockSize
+			seg.longIDs = append(seg.longIDs, 0)
+		}
 	}
-	seg.bounds = make([]termBound, len(seg.postings))
+	seg.longIDs = seg.longIDs[:0]
 	seg.blocks = make([]block, 0, nb)
 	for id, l := range seg.postings {
+		if len(l) <= blockSize {
+			continue
+		}
 		tb := termBound{minLen: math.MaxUint32, blk: uint32(len(seg.blocks))}
 		for start := 0; start < len(l); start += blockSize {
-			end := min(start+blockSize, len(l))
-			b := block{last: l[end-1].doc, minLen: math.MaxUint32}
-			for _, p := range l[start:end] {
-				b.maxTf = max(b.maxTf, p.tf)
-				b.minLen = min(b.minLen, seg.lens[p.doc])
-			}
+			b := seg.blockOf(l[start:min(start+blockSize, len(l))])
 			tb.maxTf = max(tb.maxTf, b.maxTf)
 			tb.minLen = min(tb.minLen, b.minLen)
 			seg.blocks = append(seg.blocks, b)
 		}
 		tb.nblk = uint32(len(seg.blocks)) - tb.blk
-		seg.bounds[id] = tb
+		seg.longIDs = append(seg.longIDs, uint32(id))
+		seg.bounds = append(seg.bounds, tb)
 	}
+}
+
+// blockOf computes the bound of a run of postings.
+func (seg *segment) blockOf(l []posting) block {
+	b := block{last: l[len(l)-1].doc, minLen: math.MaxUint32}
+	for _, p := range l {
+		b.maxTf = max(b.maxTf, p.tf)
+		b.minLen = min(b.minLen, seg.lens[p.doc])
+	}
+	return b
+}
+
+// termBounds returns the bound and the blocks of term id's list.
+func (seg *segment) termBounds(id uint32) (termBound, []block) {
+	l := seg.postings[id]
+	if len(l) <= blockSize {
+		b := seg.blockOf(l)
+		return termBound{maxTf: b.maxTf, minLen: b.minLen, nblk: 1}, []block{b}
+	}
+	i, _ := slices.BinarySearch(seg.longIDs, id)
+	tb := seg.bounds[i]
+	return tb, seg.blocks[tb.blk : tb.blk+tb.nblk]
 }
 
 // weight is one term's BM25 contribution. Every scorer calls it, so they
@@ -169,11 +197,10 @@ func (s *Snapshot) plan(terms []string) *plan {
 		if len(lists[ti]) == 0 {
 			continue
 		}
-		b := s.base.bounds[ids[ti]]
+		b, blocks := s.base.termBounds(ids[ti])
 		p.qt = append(p.qt, qterm{
-			ti: ti, idf: idf, list: lists[ti], bound: b,
-			blocks: s.base.blocks[b.blk : b.blk+b.nblk],
-			ub:     weight(idf, float64(b.maxTf), p.c0, p.c1, b.minLen),
+			ti: ti, idf: idf, list: lists[ti], bound: b, blocks: blocks,
+			ub: weight(idf, float64(b.maxTf), p.c0, p.c1, b.minLen),
 		})
 	}
 	return p
