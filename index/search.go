@@ -280,10 +280,10 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// exhaustive scores every posting, term at a time, and calls fn for every
-// document with a score > 0 (base documents first, in no particular
-// order, then overlay documents).
-func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, fn func(ord uint32, score float64, mask uint64)) error {
+// exhaustive scores every posting, term at a time, and offers every
+// document with a score > 0 to h, or when h is nil calls fn for each (base
+// documents first, in no particular order, then overlay documents).
+func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func(ord uint32, score float64, mask uint64)) error {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	nb := len(s.base.docs)
@@ -334,16 +334,34 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, fn func(ord uint32,
 			masks[po.doc] |= bit
 		}
 	}
-	for _, i := range touched {
-		if v := scores[i]; v > 0 && err == nil {
-			fn(i, v, masks[i])
+	switch {
+	case err != nil:
+		for _, i := range touched {
+			scores[i], masks[i] = 0, 0
 		}
-		scores[i] = 0
-		masks[i] = 0
+	case h != nil:
+		// Into the heap without a call per document: most lose to the
+		// worst kept on the score alone.
+		for _, i := range touched {
+			if v := scores[i]; v > 0 && (h.k <= 0 || len(h.h) < h.k || v >= h.h[0].score) {
+				h.push(i, v, masks[i])
+			}
+			scores[i], masks[i] = 0, 0
+		}
+	default:
+		for _, i := range touched {
+			if v := scores[i]; v > 0 {
+				fn(i, v, masks[i])
+			}
+			scores[i], masks[i] = 0, 0
+		}
 	}
 	sc.touched = touched[:0]
 	if err != nil {
 		return err
+	}
+	if h != nil {
+		fn = func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) }
 	}
 	s.overlayScores(p, fn)
 	return nil
@@ -624,7 +642,7 @@ func (s *Snapshot) Top(q Query) ([]Scored, error) {
 	if qs, theta0, ok := s.usePruning(p, q); ok {
 		err = s.pruned(p, qs, theta0, &h, q.Done)
 	} else {
-		err = s.exhaustive(p, q.Done, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
+		err = s.exhaustive(p, q.Done, &h, nil)
 	}
 	if err != nil {
 		return nil, err
