@@ -67,6 +67,26 @@ func (s *Store) walkCategory(ctx context.Context, dir, category string, yield fu
 		}
 		return yield(store.Entry{}, fmt.Errorf("all: %w", err))
 	}
+	// Files are read a chunk at a time in parallel (readahead.go) and
+	// yielded in name order.
+	var chunk []readJob
+	flush := func() bool {
+		readAll(chunk)
+		for _, j := range chunk {
+			if errors.Is(j.err, iofs.ErrNotExist) { // deleted since the listing
+				continue
+			}
+			if err := s.check(ctx, "all"); err != nil {
+				yield(store.Entry{}, err)
+				return false
+			}
+			if !yield(j.e, j.err) {
+				return false
+			}
+		}
+		chunk = chunk[:0]
+		return true
+	}
 	for _, f := range files {
 		name, ok := strings.CutSuffix(f.Name(), ext)
 		path := filepath.Join(dir, f.Name())
@@ -78,20 +98,20 @@ func (s *Store) walkCategory(ctx context.Context, dir, category string, yield fu
 			return false
 		}
 		if err := store.ValidateName("name", name); err != nil {
+			if !flush() {
+				return false
+			}
 			if !yield(store.Entry{}, fmt.Errorf("%s: %w: %w", path, ErrMalformed, err)) {
 				return false
 			}
 			continue
 		}
-		e, err := readEntry(path, category, name)
-		if errors.Is(err, iofs.ErrNotExist) { // deleted since the listing
-			continue
-		}
-		if !yield(e, err) {
+		chunk = append(chunk, readJob{path: path, category: category, name: name})
+		if len(chunk) == readChunk && !flush() {
 			return false
 		}
 	}
-	return true
+	return flush()
 }
 
 // isDir reports whether d is a folder, following a symbolic link.
