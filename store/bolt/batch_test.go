@@ -26,7 +26,8 @@ func TestBatcher(t *testing.T) {
 }
 
 // churnBatch is churn through PutBatch: batches of 3×crashEntries
-// versions, so each batch overwrites every entry up to three times.
+// versions, so each batch overwrites every entry up to three times. It
+// prints "batch" after each commit.
 func churnBatch(s *Store) error {
 	r, err := s.Revision(ctx)
 	if err != nil {
@@ -41,6 +42,7 @@ func churnBatch(s *Store) error {
 		if err := s.PutBatch(ctx, es); err != nil {
 			return err
 		}
+		fmt.Println("batch")
 	}
 }
 
@@ -73,6 +75,16 @@ func TestCrashBatch(t *testing.T) {
 		}
 		c := startChild(t, "churnbatch", path)
 		c.waitReady(t)
+		// Kill only after a first batch committed, so every round
+		// tests something even on a slow machine (-race, load).
+		select {
+		case line := <-c.lines:
+			if line != "batch" {
+				t.Fatalf("round %d: helper said %q", round, line)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("round %d: no batch committed in 30 s", round)
+		}
 		time.Sleep(time.Duration(rng.IntN(200)) * time.Millisecond)
 		c.kill()
 		r := verifyCrashFile(t, path)
