@@ -48,7 +48,7 @@ type docKey struct{ category, name string }
 // segment is an immutable inverted index over a set of docs.
 type segment struct {
 	docs     []Doc
-	keys     map[docKey]uint32
+	keys     keyTable // identity → ord
 	terms    map[string]uint32
 	postings [][]posting // by term id, sorted by doc
 	totalLen uint64
@@ -110,17 +110,16 @@ func Build(rev uint64, tok *Tokenizer, docs []Input) *Snapshot {
 func buildSegment(tok *Tokenizer, in []Input) *segment {
 	seg := &segment{
 		docs:  make([]Doc, 0, len(in)),
-		keys:  make(map[docKey]uint32, len(in)),
+		keys:  newKeyTable(len(in)),
 		terms: make(map[string]uint32),
 	}
 	// Dedupe identities, last one wins, keeping first-seen order stable.
 	for _, d := range in {
-		k := docKey{d.Category, d.Name}
-		if i, ok := seg.keys[k]; ok {
+		if i, ok := seg.keys.find(seg.docs, d.Category, d.Name); ok {
 			seg.docs[i].Content = d.Content
 			continue
 		}
-		seg.keys[k] = uint32(len(seg.docs))
+		seg.keys.insert(d.Category, d.Name, uint32(len(seg.docs)))
 		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(len(seg.docs))})
 	}
 	var (
@@ -198,7 +197,7 @@ func (s *Snapshot) Lookup(category, name string) *Doc {
 	if i, ok := s.okeys[k]; ok {
 		return s.overlay[i]
 	}
-	if i, ok := s.base.keys[k]; ok && !s.isDead(i) {
+	if i, ok := s.base.keys.find(s.base.docs, category, name); ok && !s.isDead(i) {
 		return &s.base.docs[i]
 	}
 	return nil

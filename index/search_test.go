@@ -144,3 +144,26 @@ func TestMatchedAllLongQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupEveryIdentity: the key table finds every document, misses
+// absent identities, and a later duplicate replaces an earlier one.
+func TestLookupEveryIdentity(t *testing.T) {
+	in, _, _ := inputs(5000)
+	in = append(in, index.Input{Category: in[7].Category, Name: in[7].Name, Content: "replaced"})
+	s := index.Build(1, nil, in)
+	if s.Count() != 5000 {
+		t.Fatalf("Count = %d, want 5000", s.Count())
+	}
+	for _, d := range in[:5000] {
+		got := s.Lookup(d.Category, d.Name)
+		if got == nil || got.Category != d.Category || got.Name != d.Name {
+			t.Fatalf("Lookup(%s, %s) = %v", d.Category, d.Name, got)
+		}
+	}
+	if d := s.Lookup(in[7].Category, in[7].Name); d.Content != "replaced" {
+		t.Errorf("duplicate kept %q", d.Content)
+	}
+	if s.Lookup("nope", "absent") != nil || s.Lookup(in[0].Name, in[0].Category) != nil {
+		t.Error("found an absent identity")
+	}
+}

@@ -100,7 +100,7 @@ func (ns *Snapshot) remove(category, name string) {
 		ns.totalLen -= uint64(d.len)
 		return
 	}
-	i, ok := ns.base.keys[k]
+	i, ok := ns.base.keys.find(ns.base.docs, category, name)
 	if !ok || ns.isDead(i) {
 		return
 	}
