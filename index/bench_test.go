@@ -2,6 +2,7 @@ package index_test
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"testing"
@@ -101,7 +102,11 @@ func BenchmarkTokenize(b *testing.B) {
 // four of the corpus's most common words around two rarer ones. The
 // metrics are the mean time of each and the speed-up.
 func BenchmarkSearchPruning(b *testing.B) {
-	for _, n := range sizes {
+	sz := sizes
+	if os.Getenv("RECALL_BENCH_1M") != "" {
+		sz = []int{1_000_000}
+	}
+	for _, n := range sz {
 		in, _, _ := inputs(n)
 		s := index.Build(1, nil, in)
 		g := synth.New(7, 20_000)
