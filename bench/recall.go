@@ -150,6 +150,16 @@ func (s *recallSubject) Load(ctx context.Context, ds *Dataset) error {
 		return err
 	}
 	s.ids = make(map[string]string, len(ds.Docs))
+	b, batched := s.st.(store.Batcher)
+	var pending []store.Entry
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		err := b.PutBatch(ctx, pending)
+		pending = pending[:0]
+		return err
+	}
 	for _, d := range ds.Docs {
 		name, err := EntryName(d.ID)
 		if err != nil {
@@ -160,9 +170,22 @@ func (s *recallSubject) Load(ctx context.Context, ds *Dataset) error {
 		if s.opts.Retrieve.Embedder != nil {
 			s.texts = append(s.texts, name+" "+content)
 		}
-		if err := s.st.Put(ctx, store.Entry{Category: cat, Name: name, Content: content}); err != nil {
+		e := store.Entry{Category: cat, Name: name, Content: content}
+		if batched {
+			// Bulk loads go through the store's batch writes.
+			if pending = append(pending, e); len(pending) == 1000 {
+				if err := flush(); err != nil {
+					return fmt.Errorf("load documents: %w", err)
+				}
+			}
+			continue
+		}
+		if err := s.st.Put(ctx, e); err != nil {
 			return fmt.Errorf("load document %q: %w", d.ID, err)
 		}
+	}
+	if err := flush(); err != nil {
+		return fmt.Errorf("load documents: %w", err)
 	}
 	return nil
 }

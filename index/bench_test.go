@@ -2,8 +2,11 @@ package index_test
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/internal/synth"
@@ -91,4 +94,112 @@ func BenchmarkTokenize(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(terms), "ns/token")
+}
+
+// BenchmarkSearchPruning compares the pruned top-k with exhaustive scoring
+// on the same queries, timed back to back in alternating order so that
+// both see the same load: synthetic 3-term queries, and questions with
+// four of the corpus's most common words around two rarer ones. The
+// metrics are the mean time of each and the speed-up.
+func BenchmarkSearchPruning(b *testing.B) {
+	sz := sizes
+	if os.Getenv("RECALL_BENCH_1M") != "" {
+		sz = []int{1_000_000}
+	}
+	for _, n := range sz {
+		in, _, _ := inputs(n)
+		s := index.Build(1, nil, in)
+		g := synth.New(7, 20_000)
+		c := synth.New(42, 20_000).Common(6)
+		for _, kind := range []string{"synth3", "stopwords"} {
+			qs := make([][]string, 64)
+			for i := range qs {
+				q := g.Query(3)
+				if kind == "stopwords" {
+					q = c[i%6] + " " + c[(i+1)%6] + " " + c[(i+3)%6] + " " + g.Query(2) + " " + c[(i+4)%6]
+				}
+				qs[i] = s.Terms(q)
+			}
+			for _, k := range []int{10, 100} {
+				b.Run(fmt.Sprintf("entries=%d/%s/k=%d", n, kind, k), func(b *testing.B) {
+					var p paired
+					i := 0
+					for b.Loop() {
+						q := qs[i%len(qs)]
+						p.run(i, func() { s.Top(index.TopQuery{Terms: q, Limit: k}) },
+							func() { s.Top(index.TopQuery{Terms: q, Limit: k, Pruning: index.PruneNever}) })
+						i++
+					}
+					p.report(b, "pruned", "exhaustive")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkSearchOverlay times the same queries on a snapshot and on the
+// same snapshot after 300 writes (a third replacing entries, a third new,
+// a third deletes) still in its overlay, back to back: the read cost of a
+// burst of writes before the compaction lands. Metric: overlay / quiet.
+func BenchmarkSearchOverlay(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		in, _, _ := inputs(n)
+		s := index.Build(1, nil, in)
+		o := s
+		extra := synth.New(9, 20_000).Entries(300, 80)
+		for i, e := range extra {
+			d := in[(i*7919)%len(in)]
+			switch i % 3 {
+			case 0:
+				o = o.With(uint64(2+i), index.Input{Category: d.Category, Name: d.Name, Content: e.Content})
+			case 1:
+				o = o.With(uint64(2+i), index.Input{Category: e.Category, Name: e.Name + "-new", Content: e.Content})
+			default:
+				o = o.Without(uint64(2+i), d.Category, d.Name)
+			}
+		}
+		g := synth.New(7, 20_000)
+		qs := make([][]string, 64)
+		for i := range qs {
+			qs[i] = s.Terms(g.Query(3))
+		}
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			var p paired
+			i := 0
+			for b.Loop() {
+				q := qs[i%len(qs)]
+				p.run(i, func() { o.Search(q, 10) }, func() { s.Search(q, 10) })
+				i++
+			}
+			p.report(b, "overlay", "quiet")
+		})
+	}
+}
+
+// paired times two variants of the same operation back to back, in
+// alternating order, so both see the same load on a shared machine, and
+// reports each one's median (robust to the preemptions such a machine
+// inflicts) and the ratio of the medians.
+type paired struct{ a, b []time.Duration }
+
+func (p *paired) run(i int, a, b func()) {
+	for r := range 2 {
+		t0 := time.Now()
+		if (r+i)%2 == 0 {
+			a()
+			p.a = append(p.a, time.Since(t0))
+		} else {
+			b()
+			p.b = append(p.b, time.Since(t0))
+		}
+	}
+}
+
+func (p *paired) report(b *testing.B, a, bname string) {
+	slices.Sort(p.a)
+	slices.Sort(p.b)
+	ma, mb := p.a[len(p.a)/2], p.b[len(p.b)/2]
+	b.ReportMetric(float64(ma.Nanoseconds()), a+"-p50-ns")
+	b.ReportMetric(float64(mb.Nanoseconds()), bname+"-p50-ns")
+	b.ReportMetric(float64(ma)/float64(mb), a+"/"+bname)
 }

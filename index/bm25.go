@@ -1,10 +1,8 @@
 package index
 
 import (
-	"math"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // BM25 parameters of SPEC §4.
@@ -23,9 +21,9 @@ type Doc struct {
 	ord int32  // position in the snapshot, for callers aligning side data
 	len uint32 // |D|: token count of name + " " + content
 	est uint32 // EstTokens of name and content
-	// tf holds the term frequencies of a doc that lives in the overlay;
-	// base docs find theirs in the posting lists.
-	tf map[string]uint32
+	// ov holds the terms of a doc that lives in the overlay; base docs
+	// find theirs in the posting lists.
+	ov *docTerms
 }
 
 // Ord is a dense number in [0, Snapshot.Len()) unique within one snapshot.
@@ -50,10 +48,21 @@ type docKey struct{ category, name string }
 // segment is an immutable inverted index over a set of docs.
 type segment struct {
 	docs     []Doc
-	keys     map[docKey]uint32
+	keys     keyTable // identity → ord
 	terms    map[string]uint32
 	postings [][]posting // by term id, sorted by doc
 	totalLen uint64
+
+	// lens is |D| by doc, dense: the scoring loops read it once per
+	// posting, and a 4-byte array stays in cache where the Doc records
+	// (72 bytes each) do not.
+	lens []uint32
+	// bounds and blocks are the score bounds of the pruned search
+	// (search.go), by term and by block of blockSize postings, for the
+	// terms in longIDs (sorted), whose lists are longer than one block.
+	longIDs []uint32
+	bounds  []termBound
+	blocks  []block
 }
 
 // Snapshot is an immutable BM25 index over the entries of a store at one
@@ -71,6 +80,10 @@ type Snapshot struct {
 	base  *segment
 	dead  []uint64 // bitset over base docs
 	nDead int
+	// deadPost and ovPost index the dead base docs and the overlay docs
+	// by term (overlay.go).
+	deadPost []deadPosting
+	ovPost   []ovPosting
 
 	overlay []*Doc         // overlay docs, ord = len(base.docs)+i; nil where deleted
 	okeys   map[docKey]int // index into overlay
@@ -97,17 +110,16 @@ func Build(rev uint64, tok *Analyzer, docs []Input) *Snapshot {
 func buildSegment(tok *Analyzer, in []Input) *segment {
 	seg := &segment{
 		docs:  make([]Doc, 0, len(in)),
-		keys:  make(map[docKey]uint32, len(in)),
+		keys:  newKeyTable(len(in)),
 		terms: make(map[string]uint32),
 	}
 	// Dedupe identities, last one wins, keeping first-seen order stable.
 	for _, d := range in {
-		k := docKey{d.Category, d.Name}
-		if i, ok := seg.keys[k]; ok {
+		if i, ok := seg.keys.find(seg.docs, d.Category, d.Name); ok {
 			seg.docs[i].Content = d.Content
 			continue
 		}
-		seg.keys[k] = uint32(len(seg.docs))
+		seg.keys.insert(d.Category, d.Name, uint32(len(seg.docs)))
 		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(len(seg.docs))})
 	}
 	var (
@@ -154,6 +166,11 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		flat = append(flat, l...)
 		seg.postings[id] = flat[start:len(flat):len(flat)]
 	}
+	seg.lens = make([]uint32, len(seg.docs))
+	for i := range seg.docs {
+		seg.lens[i] = seg.docs[i].len
+	}
+	seg.buildBounds()
 	return seg
 }
 
@@ -180,7 +197,7 @@ func (s *Snapshot) Lookup(category, name string) *Doc {
 	if i, ok := s.okeys[k]; ok {
 		return s.overlay[i]
 	}
-	if i, ok := s.base.keys[k]; ok && !s.isDead(i) {
+	if i, ok := s.base.keys.find(s.base.docs, category, name); ok && !s.isDead(i) {
 		return &s.base.docs[i]
 	}
 	return nil
@@ -216,8 +233,8 @@ func (s *Snapshot) Query(query string) Query { return s.tok.Query(query) }
 
 // TermFreq returns tf(term, d).
 func (s *Snapshot) TermFreq(d *Doc, term string) int {
-	if d.tf != nil {
-		return int(d.tf[term])
+	if d.ov != nil {
+		return int(d.ov.tf[term])
 	}
 	id, ok := s.base.terms[term]
 	if !ok {
@@ -253,126 +270,22 @@ type Scored struct {
 	Matched uint64
 }
 
-// scratch is a dense score accumulator reused across queries.
-type scratch struct {
-	scores  []float64
-	masks   []uint64
-	touched []uint32
-}
-
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
-
 // Score calls fn for every live document with a BM25 score > 0 for the
 // distinct query terms, in no particular order.
 func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
-	s.score(terms, func(d *Doc, score float64, _ uint64) { fn(d, score) })
-}
-
-// score is Score that also reports which of the first 64 terms each
-// document matched: the scoring loop sees every (term, document) pair
-// anyway, and finding them again per hit costs a lookup per term.
-func (s *Snapshot) score(terms []string, fn func(d *Doc, score float64, matched uint64)) {
-	if len(terms) == 0 || s.n == 0 {
+	p := s.plan(terms)
+	if p == nil {
 		return
 	}
-	N := float64(s.n)
-	avgdl := float64(s.totalLen) / N
-	if avgdl == 0 {
-		return
-	}
-	// tf·(k1+1) / (tf + k1·(1−b) + k1·b/avgdl·|D|)
-	c0 := K1 * (1 - B)
-	c1 := K1 * B / avgdl
-
-	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
-	if cap(sc.scores) < len(s.base.docs) {
-		sc.scores = make([]float64, len(s.base.docs))
-		sc.masks = make([]uint64, len(s.base.docs))
-	}
-	scores := sc.scores[:len(s.base.docs)]
-	masks := sc.masks[:len(s.base.docs)]
-	touched := sc.touched[:0]
-	docs := s.base.docs
-
-	var overlayScores []float64
-	var overlayMasks []uint64
-	if len(s.overlay) > 0 {
-		overlayScores = make([]float64, len(s.overlay))
-		overlayMasks = make([]uint64, len(s.overlay))
-	}
-	for ti, t := range terms {
-		var bit uint64
-		if ti < 64 {
-			bit = 1 << ti
-		}
-		var list []posting
-		if id, ok := s.base.terms[t]; ok {
-			list = s.base.postings[id]
-		}
-		df := len(list)
-		if s.nDead > 0 {
-			for _, p := range list {
-				if s.isDead(p.doc) {
-					df--
-				}
-			}
-		}
-		for _, d := range s.overlay {
-			if d != nil && d.tf[t] > 0 {
-				df++
-			}
-		}
-		if df == 0 {
-			continue
-		}
-		idf := math.Log(1 + (N-float64(df)+0.5)/(float64(df)+0.5))
-		for _, p := range list {
-			if s.nDead > 0 && s.isDead(p.doc) {
-				continue
-			}
-			tf := float64(p.tf)
-			v := idf * tf * (K1 + 1) / (tf + c0 + c1*float64(docs[p.doc].len))
-			if scores[p.doc] == 0 {
-				touched = append(touched, p.doc)
-			}
-			scores[p.doc] += v
-			masks[p.doc] |= bit
-		}
-		for i, d := range s.overlay {
-			if d == nil {
-				continue
-			}
-			if n := d.tf[t]; n > 0 {
-				tf := float64(n)
-				overlayScores[i] += idf * tf * (K1 + 1) / (tf + c0 + c1*float64(d.len))
-				overlayMasks[i] |= bit
-			}
-		}
-	}
-	for _, i := range touched {
-		if v := scores[i]; v > 0 {
-			fn(&docs[i], v, masks[i])
-		}
-		scores[i] = 0
-		masks[i] = 0
-	}
-	sc.touched = touched[:0]
-	for i, v := range overlayScores {
-		if v > 0 {
-			fn(s.overlay[i], v, overlayMasks[i])
-		}
-	}
+	_ = s.exhaustive(p, nil, nil, func(ord uint32, score float64, _ uint64) { fn(s.Doc(int(ord)), score) })
 }
 
 // Search returns the top limit documents by BM25 score for the distinct
 // query terms, best first; ties by category, then name, ascending.
-// limit <= 0 means no limit.
+// limit <= 0 means no limit. It is Top without cancellation.
 func (s *Snapshot) Search(terms []string, limit int) []Scored {
-	var top TopK
-	top.Reset(limit)
-	s.score(terms, top.push)
-	return top.Sorted()
+	out, _ := s.Top(TopQuery{Terms: terms, Limit: limit})
+	return out
 }
 
 // Matched returns the terms (as given) whose bits are set in mask, as

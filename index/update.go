@@ -47,13 +47,19 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	toks, e2 := s.tok.appendTokens(toks, in.Content)
 	d.len = uint32(len(toks))
 	d.est = uint32(e1 + e2)
-	d.tf = make(map[string]uint32, len(toks))
+	tf := make(map[string]uint32, len(toks))
 	for _, t := range toks {
-		if _, ok := d.tf[t]; !ok {
+		if _, ok := tf[t]; !ok {
 			t = strings.Clone(t)
 		}
-		d.tf[t]++
+		tf[t]++
 	}
+	d.ov = &docTerms{tf: tf}
+	add := make([]ovPosting, 0, len(tf))
+	for t, n := range tf {
+		add = append(add, ovPosting{hash: termHash(t), term: t, doc: uint32(len(ns.overlay)), tf: n})
+	}
+	ns.ovPost = mergeSorted(ns.ovPost, add, cmpOv)
 	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
 	ns.overlay = append(ns.overlay, d)
 	ns.n++
@@ -94,7 +100,7 @@ func (ns *Snapshot) remove(category, name string) {
 		ns.totalLen -= uint64(d.len)
 		return
 	}
-	i, ok := ns.base.keys[k]
+	i, ok := ns.base.keys.find(ns.base.docs, category, name)
 	if !ok || ns.isDead(i) {
 		return
 	}
@@ -105,6 +111,18 @@ func (ns *Snapshot) remove(category, name string) {
 	}
 	ns.dead[i/64] |= 1 << (i % 64)
 	ns.nDead++
+	bd := &ns.base.docs[i]
+	toks, _ := ns.tok.appendTokens(nil, bd.Name)
+	toks, _ = ns.tok.appendTokens(toks, bd.Content)
+	add := make([]deadPosting, 0, len(toks))
+	for _, t := range toks {
+		if id, ok := ns.base.terms[t]; ok {
+			add = append(add, deadPosting{id: id, ord: i})
+		}
+	}
+	slices.SortFunc(add, cmpDead)
+	add = slices.Compact(add)
+	ns.deadPost = mergeSorted(ns.deadPost, add, cmpDead)
 	ns.n--
 	ns.totalLen -= uint64(ns.base.docs[i].len)
 }

@@ -41,24 +41,48 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
 	hits, fused := e.fusedHits(ctx, snap, req.Query, terms, limit)
 	if !fused {
-		for _, h := range snap.Search(terms, limit) {
-			bm := h.Score
-			hits = append(hits, hit{doc: h.Doc, score: h.Score, bm25: &bm, matched: q.Words(snap.Matched(h.Doc, terms, h.Matched))})
+		// Stop scoring when the caller gives up.
+		top, err := snap.Top(index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done()})
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, cerr
+			}
+			return nil, err
+		}
+		matched := snap.MatchedAll(top, terms)
+		// One allocation for every hit's score pointer.
+		bm := make([]float64, len(top))
+		hits = make([]hit, len(top))
+		for i, h := range top {
+			bm[i] = h.Score
+			hits[i] = hit{doc: h.Doc, score: h.Score, bm25: &bm[i], matched: q.Words(matched[i])}
 		}
 	}
 	res.EmbeddingUsed = fused
 
 	seq := make([]Item, 0, len(hits))
-	isHit := make(map[Ref]bool, len(hits))
-	for _, h := range hits {
-		isHit[Ref{h.doc.Category, h.doc.Name}] = true
+	var isHit, injected map[Ref]bool
+	var unresolved map[string]bool
+	if !req.NoLinks {
+		isHit = make(map[Ref]bool, len(hits))
+		for _, h := range hits {
+			isHit[Ref{h.doc.Category, h.doc.Name}] = true
+		}
+		injected = map[Ref]bool{}
+		unresolved = map[string]bool{}
 	}
-	injected := map[Ref]bool{}
-	unresolved := map[string]bool{}
-	for _, h := range hits {
+	var fusedMatched [][]string
+	if fused {
+		// The fused path keeps no masks: look the terms up per hit.
+		fusedMatched = make([][]string, len(hits))
+		for i, h := range hits {
+			fusedMatched[i] = snap.MatchedTerms(h.doc, terms)
+		}
+	}
+	for i, h := range hits {
 		matched := h.matched // the BM25 path learnt them while scoring
 		if fused {
-			matched = q.Words(snap.MatchedTerms(h.doc, terms))
+			matched = q.Words(fusedMatched[i])
 		}
 		if matched == nil {
 			matched = []string{}
@@ -180,7 +204,9 @@ func applyBudget(res *Result, seq []Item, budget int, explain bool) {
 		}
 		used += it.TokensEst
 	}
-	res.Items = append(res.Items, seq[:cut]...)
+	if cut > 0 {
+		res.Items = seq[:cut:cut]
+	}
 	res.BudgetUsed = used
 	if explain {
 		res.Dropped = append([]Item{}, seq[cut:]...)

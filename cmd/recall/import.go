@@ -172,6 +172,9 @@ func (im *importer) add(where string, e store.Entry) {
 	im.items = append(im.items, pending{where: where, e: e})
 }
 
+// importBatch is how many entries import hands the store per PutBatch.
+const importBatch = 1000
+
 // write puts the queued entries. An entry the store rejects as invalid
 // is skipped; any other failure (disk full, cancelled) stops the import.
 func (im *importer) write(ctx context.Context, st store.Store) error {
@@ -186,7 +189,32 @@ func (im *importer) write(ctx context.Context, st store.Store) error {
 			fmt.Fprintln(im.app.stderr, r)
 		}
 	}()
-	for i, p := range im.items {
+	b, batched := st.(store.Batcher)
+	for i := 0; i < len(im.items); i++ {
+		if batched && i%importBatch == 0 {
+			// A chunk at a time through the store's batch writes (one
+			// transaction, one folder sync). A chunk the store rejects
+			// as invalid is redone entry by entry below, to skip just the
+			// bad ones and name them.
+			chunk := im.items[i:min(i+importBatch, len(im.items))]
+			es := make([]store.Entry, len(chunk))
+			for j, p := range chunk {
+				es[j] = p.e
+			}
+			err := b.PutBatch(ctx, es)
+			if err == nil {
+				im.imported += len(chunk)
+				if bar != nil {
+					_ = bar.Add(len(chunk))
+				}
+				i += len(chunk) - 1
+				continue
+			}
+			if !errors.Is(err, store.ErrInvalid) || ctx.Err() != nil {
+				return fmt.Errorf("import stopped at %s, item %d of %d: %w", chunk[0].where, i+1, len(im.items), err)
+			}
+		}
+		p := im.items[i]
 		err := st.Put(ctx, p.e)
 		switch {
 		case err == nil:

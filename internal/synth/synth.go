@@ -82,6 +82,12 @@ func (g *Generator) Entries(n, terms int) []store.Entry {
 	return out
 }
 
+// Common returns the n most frequent English words of the vocabulary, in
+// order: the generated corpus's stop words, in nearly every English note.
+func (g *Generator) Common(n int) []string {
+	return append([]string(nil), g.words[:min(n, len(g.words))]...)
+}
+
 // Query returns a query of about k terms drawn like the documents' words.
 func (g *Generator) Query(k int) string {
 	var b strings.Builder

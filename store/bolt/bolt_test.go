@@ -666,6 +666,12 @@ func runChild(mode, path string) int {
 			fmt.Fprintln(os.Stderr, "churn:", err)
 			return 1
 		}
+	case "churnbatch":
+		fmt.Println("ready")
+		if err := churnBatch(s); err != nil {
+			fmt.Fprintln(os.Stderr, "churn batch:", err)
+			return 1
+		}
 	default:
 		fmt.Println("unknown helper mode", mode)
 	}

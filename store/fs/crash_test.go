@@ -138,7 +138,10 @@ func (w *ackWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func TestCrashKill(t *testing.T) {
+func TestCrashKill(t *testing.T) { crashKill(t, "TestKillChild") }
+
+// crashKill runs the kill rounds against the writer test named child.
+func crashKill(t *testing.T, child string) {
 	switch runtime.GOOS {
 	case "windows", "plan9", "js", "wasip1":
 		t.Skip("needs SIGKILL and a re-executable test binary")
@@ -159,7 +162,7 @@ func TestCrashKill(t *testing.T) {
 	for ; round < rounds && time.Now().Before(stop); round++ {
 		w := &ackWriter{acked: map[int]uint64{}, first: make(chan struct{})}
 		var stderr bytes.Buffer
-		cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
+		cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$", "-test.count=1")
 		cmd.Env = append(os.Environ(),
 			crashRootEnv+"="+root,
 			crashStartEnv+"="+strconv.FormatUint(uint64(round+1)<<32, 10))

@@ -238,21 +238,35 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 // the new file, its target untouched. A folder at the entry's path is an
 // error.
 func (s *Store) writeLocked(e store.Entry) error {
+	dir, err := s.writeFileLocked(e)
+	if err != nil {
+		return err
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("put %s: %w", e.Key(), err)
+	}
+	return nil
+}
+
+// writeFileLocked is writeLocked up to the rename, without the fsync of
+// the folder, which it leaves to the caller (PutBatch syncs each folder
+// once per batch); it returns that folder.
+func (s *Store) writeFileLocked(e store.Entry) (dir string, err error) {
 	path := s.path(e.Category, e.Name)
 	if _, err := s.walkDir(e.Category); err != nil && !errors.Is(err, iofs.ErrNotExist) {
-		return fmt.Errorf("put %s: %w", e.Key(), err)
+		return "", fmt.Errorf("put %s: %w", e.Key(), err)
 	}
 	var perm iofs.FileMode
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.IsDir() {
-			return fmt.Errorf("put %s: %s: %w: is a folder where the entry's file belongs; rename or remove the folder", e.Key(), path, ErrMalformed)
+			return "", fmt.Errorf("put %s: %s: %w: is a folder where the entry's file belongs; rename or remove the folder", e.Key(), path, ErrMalformed)
 		}
 		if fi.Mode().IsRegular() {
 			perm = fi.Mode().Perm()
 		}
 	}
 	if err := s.checkCase(e); err != nil {
-		return err
+		return "", err
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	m := e.Meta
@@ -270,23 +284,20 @@ func (s *Store) writeLocked(e store.Entry) error {
 	}
 	data, err := renderFile(m, e.Content)
 	if err != nil {
-		return metaFieldError(err)
+		return "", metaFieldError(err)
 	}
 	if n := len(data) - len(e.Content); n > maxFrontMatterBytes {
-		return &store.FieldError{Field: "meta", Value: "front matter",
+		return "", &store.FieldError{Field: "meta", Value: "front matter",
 			Reason: fmt.Sprintf("is %d bytes, the limit is %d", n, maxFrontMatterBytes)}
 	}
-	dir := filepath.Dir(path)
+	dir = filepath.Dir(path)
 	if err := s.writeFileAtomic(dir, filepath.Base(path), data, perm); err != nil {
-		return fmt.Errorf("put %s: %w", e.Key(), err)
+		return "", fmt.Errorf("put %s: %w", e.Key(), err)
 	}
-	// The rename is visible from here on: count it even if the fsync below
-	// fails, so no index misses the change.
+	// The rename is visible from here on: count it even if the fsync of
+	// the folder fails, so no index misses the change.
 	s.feed.Add(e.Key())
-	if err := syncDir(dir); err != nil {
-		return fmt.Errorf("put %s: %w", e.Key(), err)
-	}
-	return nil
+	return dir, nil
 }
 
 // metaFieldError reports metadata the file cannot hold the way

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recallhq/recall/bench"
+	"github.com/recallhq/recall/internal/synth"
+)
+
+// stopWords are English function words with rough relative frequencies,
+// inserted into the generated notes so that they read, to a search
+// engine, like English: Bleve's standard analyzer drops them, recall
+// (SPEC §3) indexes them.
+var stopWords = []string{
+	"the", "the", "the", "the", "of", "of", "of", "and", "and", "and", "to", "to",
+	"a", "a", "in", "in", "is", "is", "it", "that", "for", "on", "was", "with",
+	"as", "at", "be", "this", "have", "from", "or", "by", "what", "how",
+}
+
+// stopWordCorpus is the generated mixed corpus (internal/synth, seed 42)
+// with a stop word before roughly every other English word.
+func stopWordCorpus(n int) *bench.Dataset {
+	r := rand.New(rand.NewPCG(3, 4))
+	ds := &bench.Dataset{Name: fmt.Sprintf("stopwords-%d", n), Lang: "en"}
+	for i, e := range synth.New(42, 20_000).Entries(n, 80) {
+		var b strings.Builder
+		for j, w := range strings.Fields(e.Content) {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			if w[0] < 0x80 && r.IntN(2) == 0 {
+				b.WriteString(stopWords[r.IntN(len(stopWords))])
+				b.WriteByte(' ')
+			}
+			b.WriteString(w)
+		}
+		ds.Docs = append(ds.Docs, bench.Doc{ID: fmt.Sprintf("d%d", i), Text: b.String()})
+	}
+	return ds
+}
+
+// stopWordQueries are English questions as people type them: two words
+// of the notes' vocabulary among stop words.
+func stopWordQueries() []string {
+	g := synth.New(7, 20_000)
+	forms := []string{"what is the %s of the %s", "how to %s a %s", "the %s and the %s", "%s in %s"}
+	var qs []string
+	for len(qs) < 128 {
+		ws := strings.Fields(g.Query(2))
+		if len(ws) < 2 || ws[0][0] >= 0x80 || ws[1][0] >= 0x80 {
+			continue
+		}
+		qs = append(qs, fmt.Sprintf(forms[len(qs)%len(forms)], strings.Trim(ws[0], "."), strings.Trim(ws[1], ".")))
+	}
+	return qs
+}
+
+// BenchmarkStopWordQueries times recall's retrieve (top 10, no links, no
+// budget: the bench's Search) and Bleve's BM25 search on the same English
+// queries with stop words, back to back in alternating order, over a
+// generated mixed corpus of 10k and 100k notes (1M with
+// RECALL_BENCH_1M=1: about 15 minutes of building on 2 cores). Metrics:
+// each one's median and Bleve's median over recall's (how many times
+// faster recall is).
+func BenchmarkStopWordQueries(b *testing.B) {
+	sizes := []int{10_000, 100_000}
+	if os.Getenv("RECALL_BENCH_SMALL") != "" {
+		sizes = sizes[:1]
+	}
+	if os.Getenv("RECALL_BENCH_1M") != "" {
+		sizes = append(sizes, 1_000_000)
+	}
+	ctx := context.Background()
+	qs := stopWordQueries()
+	for _, n := range sizes {
+		ds := stopWordCorpus(n)
+		rm, err := bench.RecallModes([]string{"bm25"}, bench.RecallOptions{TempDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rec, err := rm[0].New()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ble := &bleveSubject{scoring: scoringBM25}
+		for _, s := range []bench.Subject{rec, ble} {
+			if err := s.Load(ctx, ds); err != nil {
+				b.Fatal(err)
+			}
+			if err := s.Build(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			var tr, tb []time.Duration
+			i := 0
+			for b.Loop() {
+				q := qs[i%len(qs)]
+				for r := range 2 {
+					t0 := time.Now()
+					if (r+i)%2 == 0 {
+						if _, err := rec.Search(ctx, q, 10); err != nil {
+							b.Fatal(err)
+						}
+						tr = append(tr, time.Since(t0))
+					} else {
+						if _, err := ble.Search(ctx, q, 10); err != nil {
+							b.Fatal(err)
+						}
+						tb = append(tb, time.Since(t0))
+					}
+				}
+				i++
+			}
+			slices.Sort(tr)
+			slices.Sort(tb)
+			mr, mb := tr[len(tr)/2], tb[len(tb)/2]
+			b.ReportMetric(float64(mr.Nanoseconds()), "recall-p50-ns")
+			b.ReportMetric(float64(mb.Nanoseconds()), "bleve-p50-ns")
+			b.ReportMetric(float64(mb)/float64(mr), "recall-faster")
+		})
+		rec.Close()
+		ble.Close()
+	}
+}
