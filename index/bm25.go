@@ -54,6 +54,7 @@ type segment struct {
 	terms    map[string]uint32
 	postings [][]posting // by term id, sorted by doc
 	totalLen uint64
+	names    baseNames // see names.go
 }
 
 // Snapshot is an immutable BM25 index over the entries of a store at one
@@ -75,6 +76,8 @@ type Snapshot struct {
 	overlay []*Doc         // overlay docs, ord = len(base.docs)+i; nil where deleted
 	okeys   map[docKey]int // index into overlay
 
+	onames map[string][]int // overlay indexes by name; see names.go
+
 	n        int    // live docs
 	totalLen uint64 // of live docs
 }
@@ -91,6 +94,7 @@ func Build(rev uint64, tok *Tokenizer, docs []Input) *Snapshot {
 		tok = NewTokenizer(SegmentOff)
 	}
 	seg := buildSegment(tok, docs)
+	seg.indexNames()
 	return &Snapshot{rev: rev, tok: tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
 }
 
