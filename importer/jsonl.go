@@ -110,9 +110,9 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 
 // record is one line. Pointers tell a missing field from an empty one.
 type record struct {
-	Category *string        `json:"category"`
-	Name     *string        `json:"name"`
-	Content  *string        `json:"content"`
+	Category *string         `json:"category"`
+	Name     *string         `json:"name"`
+	Content  *string         `json:"content"`
 	Meta     json.RawMessage `json:"meta"`
 }
 
