@@ -108,17 +108,17 @@ func (p *Plan) add(where string, e store.Entry) {
 }
 
 // freeName returns "name (2)", "name (3)", ..., the first not yet read in
-// category.
+// category and acceptable as a name.
 func (p *Plan) freeName(category, name string) string {
-	for i := 2; ; i++ {
-		n := fmt.Sprintf("%s (%d)", name, i)
-		if _, taken := p.seen[store.Key{Category: category, Name: n}]; !taken && store.ValidateName("name", n) == nil {
-			return n
-		}
-		if i > 1000 {
-			return ""
+	for i := 2; i < 1000; i++ {
+		for _, format := range []string{"%s (%d)", "%s-%d"} { // the second for stores without '(' in names
+			n := fmt.Sprintf(format, name, i)
+			if _, taken := p.seen[store.Key{Category: category, Name: n}]; !taken && store.ValidateName("name", n) == nil {
+				return n
+			}
 		}
 	}
+	return ""
 }
 
 // renameFor suggests a name for an entry whose name is invalid; none when
