@@ -132,7 +132,7 @@ func parseTarget(selfCategory, inner string) (Link, bool) {
 		}
 	default:
 		l.Kind, l.Category, l.Name = LinkBare, selfCategory, strings.TrimSpace(dropMD(strings.TrimPrefix(target, "/")))
-		if l.Name == "" || selfCategory == "" {
+		if l.Name == "" {
 			return Link{}, false
 		}
 	}

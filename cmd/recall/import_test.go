@@ -389,3 +389,30 @@ func TestImportStoreRejects(t *testing.T) {
 		t.Fatalf("bolt: %+v", o)
 	}
 }
+
+// The test vault of package importer, end to end: every note in, the
+// report names what was ignored, retrieve resolves the links Obsidian
+// resolves, and a second import writes nothing. Needs SPEC §1 names and
+// nested categories in the store (issue 11, store side); skips before.
+func TestImportTestVault(t *testing.T) {
+	if store.ValidateKey("trips/2024/spring", "50% done; maybe!") != nil {
+		t.Skip("needs SPEC §1 names and nested categories in the store (issue 11, store side)")
+	}
+	vault := filepath.Join("..", "..", "importer", "testdata", "vault")
+	const ignored = ", ignored 7 (3 in .obsidian, 1 in .trash, 2 attachments, 1 hidden)\n"
+	for backend, path := range emptyStores(t) {
+		t.Run(backend, func(t *testing.T) {
+			c := newCLI(t, nil)
+			if o := c.run("--store", path, "import", vault); o.code != 0 || o.stderr != "imported 15, unchanged 0, skipped 0"+ignored {
+				t.Fatalf("import: %+v", o)
+			}
+			res, _ := resultJSON(t, c, "--store", path, "retrieve", "--no-budget", "--limit", "1", "lighthousekeeper")
+			if want := []string{"[[Bob]]", "[[Missing note]]"}; !slices.Equal(res.UnresolvedLinks, want) || len(res.Items) != 14 {
+				t.Errorf("retrieve: %d items, unresolved %q", len(res.Items), res.UnresolvedLinks)
+			}
+			if o := c.run("--store", path, "import", vault); o.code != 0 || o.stderr != "imported 0, unchanged 15, skipped 0"+ignored {
+				t.Errorf("again: %+v", o)
+			}
+		})
+	}
+}
