@@ -183,7 +183,7 @@ func TestReadVaultErrors(t *testing.T) {
 // when the item has none.
 func TestWriteUnchanged(t *testing.T) {
 	vault := t.TempDir()
-	writeFile(t, filepath.Join(vault, "a", "one.md"), "---\ntags: [t]\nrating: 5\nnested: {k: [1, 2.5, x]}\n---\nOne.")
+	writeFile(t, filepath.Join(vault, "a", "one.md"), "---\ntags: [t]\nrating: 5\nnested: {k: [1, 2.5, x]}\ndate: 2024-01-01\nwhen: 2024-01-01T10:00:00+08:00\nflag: true\nnothing: null\nbig: 12345678901234567\n---\nOne.")
 	writeFile(t, filepath.Join(vault, "a", "two.md"), "Two.")
 	writeFile(t, filepath.Join(vault, "root.md"), "Root.")
 	jsonl := `{"category":"j","name":"k","content":"no times","meta":{"tags":["x"],"n":12345678901234567,"f":1.5}}` + "\n"
