@@ -346,3 +346,26 @@ func TestSuggestName(t *testing.T) {
 		}
 	}
 }
+
+// A stored file that cannot be parsed is replaced by the imported note,
+// not a reason to stop the import.
+func TestWriteOverMalformed(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "memory")
+	st, err := fsstore.Open(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	writeFile(t, filepath.Join(root, "a", "one.md"), "---\ncreated: someday\n---\nold")
+	p, err := ReadJSONL(ctx, strings.NewReader(`{"category":"a","name":"one","content":"new"}`+"\n"+`{"category":"a","name":"two","content":"2"}`), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := p.Write(ctx, st, WriteOptions{})
+	if err != nil || rep.Updated != 1 || rep.Added != 1 {
+		t.Fatalf("%+v, %v", rep, err)
+	}
+	if e, err := st.Get(ctx, "a", "one"); err != nil || e.Content != "new" {
+		t.Errorf("a:one = %+v, %v", e, err)
+	}
+}

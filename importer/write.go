@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/recallhq/recall/store"
+	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 // batchSize is how many new entries go to the store in one PutBatch.
@@ -36,7 +37,8 @@ func (r Report) Imported() int { return r.Added + r.Updated }
 
 // Write writes the plan's items to st, in order.
 //
-// An item whose identity exists is compared with the stored entry first,
+// An item whose identity exists is compared with the stored entry first
+// (a folder store's file that cannot be parsed is simply replaced),
 // inside store.Update: when content, tags, created, updated and the other
 // metadata are all equal it is left alone (store.ErrNoChange: nothing
 // written, the revision does not move), else it replaces the entry. A zero
@@ -150,6 +152,12 @@ func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Repor
 		next.Meta.Created = want.Meta.Created
 		return next, nil
 	})
+	if errors.Is(err, fsstore.ErrMalformed) && ctx.Err() == nil {
+		// A stored file that cannot be parsed (a bad hand edit): the
+		// imported note replaces it, as `recall add` would.
+		outcome = &rep.Updated
+		err = st.Put(ctx, e)
+	}
 	switch {
 	case err == nil:
 		*outcome++
