@@ -119,7 +119,7 @@ func TestReadVaultRules(t *testing.T) {
 		dupRename = "dup-2"
 	}
 	want := []Skip{
-		{Where: path("a/b/c/d/e/f/g/h/i"), Reason: "folder is 9 levels deep; a category holds at most 8"},
+		{Where: path("a/b/c/d/e/f/g/h/i"), Reason: "folder is 9 levels deep, a category holds at most 8; its 1 note is not imported"},
 		{Where: path("dirlink"), Reason: "is a symbolic link; links are not followed"},
 		{Where: path("notes/dup.md"), Reason: "notes:dup was already read from " + path("dup.md"), Rename: dupRename},
 		{Where: path("people/bad:name.md"), Reason: `invalid name "bad:name"`, Rename: "bad-name"},

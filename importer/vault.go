@@ -88,12 +88,12 @@ func ReadVault(ctx context.Context, root string, opts VaultOptions) (*Plan, erro
 			return nil
 		case d.IsDir():
 			if depth := strings.Count(rel, "/") + 1; depth > MaxDepth {
-				p.skip(path, fmt.Errorf("folder is %d levels deep; a category holds at most %d", depth, MaxDepth), "")
+				p.skip(path, fmt.Errorf("folder is %d levels deep, a category holds at most %d; %s", depth, MaxDepth, notesIn(path)), "")
 				return filepath.SkipDir
 			}
 			seg := norm.NFC.String(d.Name())
 			if err := store.ValidateName("category", seg); err != nil {
-				p.skip(path, fmt.Errorf("folder name: %w; nothing in it is imported", err), SuggestName(seg))
+				p.skip(path, fmt.Errorf("folder name: %w; %s", err, notesIn(path)), SuggestName(seg))
 				return filepath.SkipDir
 			}
 			return nil
@@ -139,6 +139,28 @@ func (p *Plan) ignoreHidden(path, rel string, d iofs.DirEntry) error {
 		return filepath.SkipDir
 	}
 	return nil
+}
+
+// notesIn says how many notes a skipped folder holds, for its report line.
+func notesIn(dir string) string {
+	n := 0
+	_ = filepath.WalkDir(dir, func(_ string, d iofs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+		case strings.HasPrefix(d.Name(), ".") && d.IsDir():
+			return filepath.SkipDir
+		case !d.IsDir() && !strings.HasPrefix(d.Name(), ".") && strings.HasSuffix(d.Name(), ".md"):
+			n++
+		}
+		return nil
+	})
+	switch n {
+	case 0:
+		return "it holds no notes"
+	case 1:
+		return "its 1 note is not imported"
+	}
+	return fmt.Sprintf("its %d notes are not imported", n)
 }
 
 // countFiles counts the files under dir, without following links.

@@ -226,7 +226,7 @@ func TestImportVault(t *testing.T) {
 				t.Errorf("line %d = %q, want it to start with %q", i+1, report[i], w)
 			}
 		}
-		if !strings.HasSuffix(report[0], `(rename it to "Bad-Folder")`) || !strings.HasSuffix(report[1], `(rename it to "bad-name")`) {
+		if !strings.HasSuffix(report[0], `; its 1 note is not imported (rename it to "Bad-Folder")`) || !strings.HasSuffix(report[1], `(rename it to "bad-name")`) {
 			t.Errorf("renames missing:\n%s", o.stderr)
 		}
 	}
