@@ -63,6 +63,8 @@ type segment struct {
 	longIDs []uint32
 	bounds  []termBound
 	blocks  []block
+
+	names baseNames // see names.go
 }
 
 // Snapshot is an immutable BM25 index over the entries of a store at one
@@ -88,6 +90,8 @@ type Snapshot struct {
 	overlay []*Doc         // overlay docs, ord = len(base.docs)+i; nil where deleted
 	okeys   map[docKey]int // index into overlay
 
+	onames map[string][]int // overlay indexes by name; see names.go
+
 	n        int    // live docs
 	totalLen uint64 // of live docs
 }
@@ -104,6 +108,7 @@ func Build(rev uint64, tok *Analyzer, docs []Input) *Snapshot {
 		tok = Spec()
 	}
 	seg := buildSegment(tok, docs)
+	seg.indexNames()
 	return &Snapshot{rev: rev, tok: tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
 }
 

@@ -61,6 +61,7 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	}
 	ns.ovPost = mergeSorted(ns.ovPost, add, cmpOv)
 	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
+	ns.addName(in.Name, len(ns.overlay))
 	ns.overlay = append(ns.overlay, d)
 	ns.n++
 	ns.totalLen += uint64(d.len)
@@ -84,6 +85,7 @@ func (s *Snapshot) clone(rev uint64) *Snapshot {
 	for k, v := range s.okeys {
 		ns.okeys[k] = v
 	}
+	ns.cloneNames()
 	return &ns
 }
 
@@ -96,6 +98,7 @@ func (ns *Snapshot) remove(category, name string) {
 		// Leave a hole: Ords of later overlay docs stay put.
 		ns.overlay[i] = nil
 		delete(ns.okeys, k)
+		ns.dropName(name, i)
 		ns.n--
 		ns.totalLen -= uint64(d.len)
 		return

@@ -11,12 +11,27 @@
 //  1. tokenize the query (the index's tokenizer; no terms → empty result);
 //  2. score with BM25 and keep the top Limit entries with a score > 0 as
 //     hits, ties broken by category, then name;
-//  3. expand one hop of [[category:name]] wiki-links from each hit, right
-//     after it, skipping entries that are hits anywhere in the list or were
-//     already injected; links to missing entries are reported as written in
-//     Result.UnresolvedLinks, each once;
+//  3. expand one hop of wiki-links from each hit, right after it, skipping
+//     entries that are hits anywhere in the list or were already injected;
+//     links to missing entries are reported as written (without an embed's
+//     '!') in Result.UnresolvedLinks, each once;
 //  4. keep the longest prefix of items within the token budget (the first
 //     item always), reporting the rest in Result.Dropped when Explain is set.
+//
+// # Links
+//
+// Links are written as Obsidian writes them: [[target]], [[target|label]],
+// [[target#heading]], [[target#^block]], and embeds ![[target]] (see
+// ParseLinks). A target is category:name (exactly that entry), a path
+// a/b/name (category a/b, exactly; a trailing .md dropped), or a bare name:
+// the linking entry's own category when it holds the name, else the one
+// entry with that name in any category, found through the index's name
+// map (index.Snapshot.LookupName), never by a scan. A bare name held by
+// several entries elsewhere is ambiguous and reported unresolved.
+// [[#heading]] points into the linking entry itself: nothing to inject. A
+// target that resolves to no entry and ends in a file extension other
+// than .md (IsAttachment) is an attachment: neither injected nor reported.
+// Links inside code (fenced blocks, inline code spans) are not links.
 //
 // # Freshness
 //

@@ -103,8 +103,11 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 		}
 		via := &Ref{h.doc.Category, h.doc.Name}
 		for _, l := range ParseLinks(h.doc.Category, h.doc.Content) {
-			d := snap.Lookup(l.Category, l.Name)
-			if d == nil {
+			d, outcome := resolveLink(snap, h.doc, l)
+			switch outcome {
+			case linkInside, linkAttachment:
+				continue
+			case linkUnresolved:
 				if !unresolved[l.Raw] {
 					unresolved[l.Raw] = true
 					res.UnresolvedLinks = append(res.UnresolvedLinks, l.Raw)

@@ -87,12 +87,17 @@
 //
 // # Import
 //
-// See `recall import --help` for the layouts. Markdown files are read by
-// the fs store's own code, so front matter means the same thing in a vault
-// as in an fs store. Invalid lines and files are reported and skipped; the
-// rest is imported, and the exit status is 0 unless nothing could be
-// imported. A progress bar appears on stderr when it is a terminal and
-// more than 200 entries are being written.
+// See `recall import --help` for the layouts; the work is done by package
+// importer, this command only wires it. Markdown files are read by the fs
+// store's own code, so front matter means the same thing in a vault as in
+// an fs store; nested folders are categories (trips/2024:Kyoto Trip).
+// Invalid lines and notes are reported and skipped, with a rename when a
+// name is at fault; the rest is imported, entries equal to the stored ones
+// are left alone, and the exit status is 0 unless nothing could be
+// imported. The summary reads "imported N, unchanged U, skipped S" and,
+// for a folder, what was ignored (.obsidian, .trash, attachments, hidden
+// files). A progress bar appears on stderr when it is a terminal and more
+// than 200 entries are being written.
 //
 // # Servers
 //

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/recallhq/recall/store"
+	boltstore "github.com/recallhq/recall/store/bolt"
+	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 func writeFile(t *testing.T, path, data string) {
@@ -78,7 +81,7 @@ func TestImportJSONL(t *testing.T) {
 					t.Errorf("report line %d = %q, want it to start with %q", i+1, report[i], prefix)
 				}
 			}
-			if last := report[len(report)-1]; last != "imported 3, skipped 12" {
+			if last := report[len(report)-1]; last != "imported 3, unchanged 0, skipped 12" {
 				t.Errorf("summary = %q", last)
 			}
 
@@ -121,7 +124,7 @@ func TestGetJSONImportsBack(t *testing.T) {
 	c.ok("--store", src, "add", "trips", "三亚之行", "--content", "line1\nline2 \"quoted\"\n", "--tag", "x")
 	line := c.ok("--store", src, "get", "--json", "trips", "三亚之行")
 	o := c.runIn(strings.NewReader(line), "--store", dst, "import", "-")
-	if o.code != 0 || o.stderr != "imported 1, skipped 0\n" {
+	if o.code != 0 || o.stderr != "imported 1, unchanged 0, skipped 0\n" {
 		t.Fatalf("import -: %+v", o)
 	}
 	if again := c.ok("--store", dst, "get", "--json", "trips", "三亚之行"); again != line {
@@ -140,7 +143,7 @@ func TestImportNothingValid(t *testing.T) {
 			}
 			want := fmt.Sprintf("skipped %s:1: not valid JSON: unexpected end of line\n"+
 				"skipped %s:2: is a JSON array, want an object\n"+
-				"imported 0, skipped 2\n"+
+				"imported 0, unchanged 0, skipped 2\n"+
 				"recall: import: nothing imported, all 2 items were skipped\n", src, src)
 			if o.stderr != want {
 				t.Errorf("stderr =\n%s\nwant\n%s", o.stderr, want)
@@ -154,7 +157,7 @@ func TestImportNothingValid(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "empty.jsonl")
 	writeFile(t, empty, "\n\n")
 	o := newCLI(t, nil).run("--store", filepath.Join(t.TempDir(), "m"), "import", empty)
-	if o.code != 0 || o.stderr != "imported 0, skipped 0\n" {
+	if o.code != 0 || o.stderr != "imported 0, unchanged 0, skipped 0\n" {
 		t.Errorf("empty import: %+v", o)
 	}
 }
@@ -177,52 +180,62 @@ func TestImportBadPath(t *testing.T) {
 	}
 }
 
+// A vault that the store rules of today and of SPEC §1 treat alike (flat
+// folders, plain names): what lands, what is skipped with a rename, what
+// is ignored and counted, and that a second import writes nothing.
 func TestImportVault(t *testing.T) {
 	vault := filepath.Join(t.TempDir(), "vault")
 	files := map[string]string{
-		".obsidian/app.json":     `{"theme":"dark"}`,
-		".obsidian/snippet.md":   "must be ignored",
-		".trash/old.md":          "must be ignored",
-		"trips/.hidden.md":       "must be ignored",
-		"trips/kyoto.md":         "---\ntags: [travel, japan]\ncreated: 2024-04-01\nrating: 5\n---\nKyoto in spring. [[people:alice]]\n",
-		"trips/2024/sanya.md":    "Nested: category of the top folder.\n",
-		"trips/2024/kyoto.md":    "A deeper file with the same identity.\n",
-		"trips/photo.png":        "\x89PNG",
-		"people/alice.md":        "Alice likes tea.\n",
-		"people/bad:name.md":     "x",
-		"people/broken.md":       "---\ntags: [unclosed\n---\nbody\n",
-		"Bad Folder!/x.md":       "invalid category",
-		"trips/Q1 (old)/plan.md": "a nested folder whose name is no valid category",
-		"inbox-note.md":          "A file in the root.\n",
+		".obsidian/app.json":   `{"theme":"dark"}`,
+		".obsidian/snippet.md": "must be ignored",
+		".trash/old.md":        "must be ignored",
+		"trips/.hidden.md":     "must be ignored",
+		"trips/kyoto.md":       "---\ntags: [travel, japan, travel]\naliases: [Kyoto 2024]\ncreated: 2024-04-01\nrating: 5\n---\nKyoto in spring. [[people:alice]]\n",
+		"trips/photo.png":      "\x89PNG",
+		"people/alice.md":      "Alice likes tea.\n",
+		"people/bad:name.md":   "x",
+		"people/broken.md":     "---\ntags: [unclosed\n---\nbody\n",
+		"Bad:Folder/x.md":      "a folder whose name is no valid category",
+		"inbox-note.md":        "A file in the root.\n",
 	}
 	for name, data := range files {
 		writeFile(t, filepath.Join(vault, filepath.FromSlash(name)), data)
 	}
+	if err := os.Symlink("alice.md", filepath.Join(vault, "people", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	p := func(rel string) string { return filepath.Join(vault, filepath.FromSlash(rel)) }
+	skips := []string{
+		"skipped " + p("Bad:Folder") + `: folder name: invalid category "Bad:Folder": contains ':'`,
+		"skipped " + p("people/bad:name.md") + `: invalid name "bad:name": contains ':'`,
+		"skipped " + p("people/broken.md") + ": front matter: ",
+		"skipped " + p("people/link.md") + ": is a symbolic link; links are not followed",
+	}
+	const ignored = ", ignored 5 (2 in .obsidian, 1 in .trash, 1 attachment, 1 hidden)"
+	check := func(t *testing.T, o outcome, summary string) {
+		t.Helper()
+		if o.code != 0 || o.stdout != "" {
+			t.Fatalf("import: %+v", o)
+		}
+		report := strings.Split(strings.TrimSuffix(o.stderr, "\n"), "\n")
+		want := append(slices.Clone(skips), summary+ignored)
+		if len(report) != len(want) {
+			t.Fatalf("stderr:\n%s\nwant %d lines", o.stderr, len(want))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(report[i], w) {
+				t.Errorf("line %d = %q, want it to start with %q", i+1, report[i], w)
+			}
+		}
+		if !strings.HasSuffix(report[0], `; its 1 note is not imported (rename it to "Bad-Folder")`) || !strings.HasSuffix(report[1], `(rename it to "bad-name")`) {
+			t.Errorf("renames missing:\n%s", o.stderr)
+		}
+	}
 	for backend, path := range emptyStores(t) {
 		t.Run(backend, func(t *testing.T) {
 			c := newCLI(t, nil)
-			o := c.run("--store", path, "import", "--category", "inbox", vault)
-			if o.code != 0 || o.stdout != "" {
-				t.Fatalf("import: %+v", o)
-			}
-			p := func(rel string) string { return filepath.Join(vault, filepath.FromSlash(rel)) }
-			want := []string{
-				"skipped " + p("Bad Folder!/x.md") + `: invalid category "Bad Folder!": contains '!'`,
-				"skipped " + p("people/bad:name.md") + `: invalid name "bad:name": contains ':'`,
-				"skipped " + p("people/broken.md") + ": front matter: ",
-				"skipped " + p("trips/2024/kyoto.md") + ": trips:kyoto was already read from " + p("trips/kyoto.md"),
-				"imported 5, skipped 4",
-			}
-			report := strings.Split(strings.TrimSuffix(o.stderr, "\n"), "\n")
-			if len(report) != len(want) {
-				t.Fatalf("stderr:\n%s\nwant %d lines", o.stderr, len(want))
-			}
-			for i, w := range want {
-				if !strings.HasPrefix(report[i], w) {
-					t.Errorf("line %d = %q, want it to start with %q", i+1, report[i], w)
-				}
-			}
-			wantLs := "inbox:inbox-note\npeople:alice\ntrips:kyoto\ntrips:plan\ntrips:sanya\n"
+			check(t, c.run("--store", path, "import", "--category", "inbox", vault), "imported 3, unchanged 0, skipped 4")
+			wantLs := "inbox:inbox-note\npeople:alice\ntrips:kyoto\n"
 			if got := c.ok("--store", path, "ls"); got != wantLs {
 				t.Errorf("ls = %q, want %q", got, wantLs)
 			}
@@ -235,32 +248,95 @@ func TestImportVault(t *testing.T) {
 			if err := json.Unmarshal([]byte(c.ok("--store", path, "get", "--json", "trips", "kyoto")), &e); err != nil {
 				t.Fatal(err)
 			}
-			if e.Meta["created"] != "2024-04-01T00:00:00Z" || e.Meta["rating"] != float64(5) {
+			if e.Meta["created"] != "2024-04-01T00:00:00Z" || e.Meta["rating"] != float64(5) || e.Meta["updated"] == nil {
 				t.Errorf("meta = %v", e.Meta)
 			}
 			if tags, _ := e.Meta["tags"].([]any); !slices.Equal(tags, []any{"travel", "japan"}) {
-				t.Errorf("tags = %v", e.Meta["tags"])
+				t.Errorf("tags = %v (repeats dropped)", e.Meta["tags"])
+			}
+			if aliases, _ := e.Meta["aliases"].([]any); !slices.Equal(aliases, []any{"Kyoto 2024"}) {
+				t.Errorf("aliases = %v", e.Meta["aliases"])
+			}
+			before := c.ok("--store", path, "get", "--json", "people", "alice")
+
+			// Again: nothing written.
+			check(t, c.run("--store", path, "import", "--category", "inbox", vault), "imported 0, unchanged 3, skipped 4")
+			if after := c.ok("--store", path, "get", "--json", "people", "alice"); after != before {
+				t.Errorf("an unchanged note was rewritten:\n%s\n%s", before, after)
 			}
 		})
 	}
 	// The vault was only read.
-	if _, err := os.Stat(filepath.Join(vault, "trips", "kyoto.md")); err != nil {
-		t.Fatal(err)
-	}
 	b, _ := os.ReadFile(filepath.Join(vault, "trips", "kyoto.md"))
 	if string(b) != files["trips/kyoto.md"] {
 		t.Error("import changed a vault file")
 	}
 }
 
-// A file at the root takes --category, "notes" by default.
+// An import onto a store another process holds fails with the store's
+// error alone: no counts, which would claim work that was not done.
+func TestImportLockedStore(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "memory.db")
+	src := filepath.Join(t.TempDir(), "a.jsonl")
+	writeFile(t, src, `{"category":"a","name":"b","content":"c"}`+"\n")
+	c := newCLI(t, nil)
+	c.ok("--store", db, "add", "notes", "n", "--content", "x")
+	held, err := boltstore.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	o := c.run("--store", db, "import", src)
+	if o.code != exitFailure || strings.Contains(o.stderr, "imported") || !strings.Contains(o.stderr, store.ErrLocked.Error()) {
+		t.Errorf("import onto a locked store: %+v", o)
+	}
+}
+
+// The input rules of every entry point apply to JSONL lines (issue 9).
+func TestImportJSONLInputRules(t *testing.T) {
+	lines := []string{
+		/* 1 */ `{"category":"a","name":"dup","content":"x","content":"y"}`,
+		/* 2 */ `{"category":"a","name":"m","content":"x","meta":{"k":1,"k":2}}`,
+		/* 3 */ `{"category":"a","name":"t","content":"x","meta":{"tags":["ok",""]}}`,
+		/* 4 */ `{"category":"a","name":"s","content":"bad \ud800 half"}`,
+		/* 5 */ `{"category":"a","name":"big","content":"x","meta":{"n":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}}`,
+		/* 6 */ `{"category":"a","name":"good","content":"pair \ud83c\udf0a ok","meta":{"tags":["x","x","y"]}}`,
+	}
+	src := filepath.Join(t.TempDir(), "rules.jsonl")
+	writeFile(t, src, strings.Join(lines, "\n"))
+	dst := filepath.Join(t.TempDir(), "m.db")
+	c := newCLI(t, nil)
+	o := c.run("--store", dst, "import", src)
+	want := []string{
+		src + `:1: key "content" appears twice`,
+		src + `:2: meta: key "k" appears twice`,
+		src + `:3: meta.tags: item 2 is empty`,
+		src + `:4: \ud800 at byte 42 is half of a UTF-16 surrogate pair, not text`,
+		src + `:5: meta: nested more than 32 levels deep`,
+	}
+	for _, w := range want {
+		if !strings.Contains(o.stderr, "skipped "+w+"\n") {
+			t.Errorf("stderr lacks %q:\n%s", w, o.stderr)
+		}
+	}
+	if !strings.HasSuffix(o.stderr, "imported 1, unchanged 0, skipped 5\n") {
+		t.Errorf("summary: %s", o.stderr)
+	}
+	e := decodeEntry(t, c.ok("--store", dst, "get", "--json", "a", "good"))
+	if e.Content != "pair 🌊 ok" || !slices.Equal(e.Meta.Tags, []string{"x", "y"}) {
+		t.Errorf("good line: %+v", e)
+	}
+}
+
+// A file at the root takes --category, by default the folder store's
+// RootCategory, so that importing a vault and opening it agree.
 func TestImportVaultRootCategory(t *testing.T) {
 	vault := filepath.Join(t.TempDir(), "vault")
 	writeFile(t, filepath.Join(vault, "todo.md"), "x")
 	c := newCLI(t, nil)
 	dst := filepath.Join(t.TempDir(), "m")
 	c.ok("--store", dst, "import", vault)
-	if got := c.ok("--store", dst, "ls"); got != "notes:todo\n" {
+	if got := c.ok("--store", dst, "ls"); got != fsstore.RootCategory+":todo\n" {
 		t.Errorf("ls = %q", got)
 	}
 }
@@ -278,7 +354,7 @@ func TestImportManyNoProgressBarOffTerminal(t *testing.T) {
 	c := newCLI(t, nil)
 	dst := filepath.Join(t.TempDir(), "bulk.db")
 	o := c.run("--store", dst, "import", src)
-	if o.code != 0 || o.stderr != fmt.Sprintf("imported %d, skipped 0\n", n) {
+	if o.code != 0 || o.stderr != fmt.Sprintf("imported %d, unchanged 0, skipped 0\n", n) {
 		t.Fatalf("%+v", o)
 	}
 	if got := strings.Count(c.ok("--store", dst, "ls", "bulk"), "\n"); got != n {
@@ -286,68 +362,15 @@ func TestImportManyNoProgressBarOffTerminal(t *testing.T) {
 	}
 }
 
-func TestReadLine(t *testing.T) {
-	long := strings.Repeat("x", 100)
-	src := "a\r\n" + long + "\n\nlast"
-	type got struct {
-		line    string
-		tooLong bool
-	}
-	var lines []got
-	// The smallest buffer bufio allows, so lines span several ReadSlice calls.
-	br := bufio.NewReaderSize(strings.NewReader(src), 16)
-	for {
-		l, tooLong, err := readLine(br, 50)
-		lines = append(lines, got{string(l), tooLong})
-		if err != nil {
-			break
-		}
-	}
-	want := []got{{"a", false}, {"", true}, {"", false}, {"last", false}}
-	if !slices.Equal(lines, want) {
-		t.Errorf("lines = %+v, want %+v", lines, want)
-	}
-}
-
-func FuzzParseRecord(f *testing.F) {
-	f.Add([]byte(`{"category":"trips","name":"三亚之行","content":"x","meta":{"tags":["a"],"created":"2024-03-02T09:15:00Z","k":[1,2.5,{"n":null}]}}`))
-	f.Add([]byte(`{"category":"a","name":"b","content":""}`))
-	f.Add([]byte(`{"category":"a","name":"b","content":"c","meta":{"tags":"one","updated":"2024-01-02"}}`))
-	f.Add([]byte(`{"category":1}`))
-	f.Add([]byte("{\"content\":\"\xff\"}"))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		e, err := parseRecord(line)
-		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty reason")
-			}
-			return
-		}
-		// What parses prints back (as get --json would) and parses to the
-		// same entry.
-		var b strings.Builder
-		if err := writeJSON(&b, entryJSON{e.Category, e.Name, e.Content, metaObject(e.Meta)}, ""); err != nil {
-			return // metadata JSON cannot hold (NaN cannot come from JSON; nothing else expected)
-		}
-		again, err := parseRecord([]byte(strings.TrimSuffix(b.String(), "\n")))
-		if err != nil {
-			t.Fatalf("re-parse of %s: %v", b.String(), err)
-		}
-		if again.Category != e.Category || again.Name != e.Name || again.Content != e.Content ||
-			!slices.Equal(again.Meta.Tags, e.Meta.Tags) || !again.Meta.Created.Equal(e.Meta.Created) ||
-			!again.Meta.Updated.Equal(e.Meta.Updated) || len(again.Meta.Extra) != len(e.Meta.Extra) {
-			t.Fatalf("round trip changed the entry:\n%+v\n%+v", e, again)
-		}
-	})
-}
-
 // An entry only the store can refuse (here: front matter beyond the fs
 // backend's limit) is skipped at write time, reported with its line, and
 // the rest still lands.
 func TestImportStoreRejects(t *testing.T) {
-	big := strings.Repeat("x", 300<<10)
+	// Within the JSONL bounds on meta (64 KiB, 32 levels), yet more front
+	// matter than a folder store writes once indented.
+	big := strings.Repeat("[", 25) + strings.Repeat(`"",`, 15000) + `""` + strings.Repeat("]", 25)
 	src := filepath.Join(t.TempDir(), "big.jsonl")
-	writeFile(t, src, `{"category":"a","name":"big","content":"c","meta":{"blob":"`+big+`"}}`+"\n"+
+	writeFile(t, src, `{"category":"a","name":"big","content":"c","meta":{"blob":`+big+`}}`+"\n"+
 		`{"category":"a","name":"small","content":"c"}`+"\n")
 
 	fsPath := filepath.Join(t.TempDir(), "memory")
@@ -355,7 +378,7 @@ func TestImportStoreRejects(t *testing.T) {
 	o := c.run("--store", fsPath, "import", src)
 	lines := strings.Split(strings.TrimSuffix(o.stderr, "\n"), "\n")
 	if o.code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "skipped "+src+":1: ") ||
-		!strings.Contains(lines[0], "meta") || lines[1] != "imported 1, skipped 1" {
+		!strings.Contains(lines[0], "meta") || lines[1] != "imported 1, unchanged 0, skipped 1" {
 		t.Fatalf("fs: %+v", o)
 	}
 	if got := c.ok("--store", fsPath, "ls"); got != "a:small\n" {
@@ -364,7 +387,34 @@ func TestImportStoreRejects(t *testing.T) {
 
 	// bolt has no such limit.
 	db := filepath.Join(t.TempDir(), "m.db")
-	if o := c.run("--store", db, "import", src); o.code != 0 || o.stderr != "imported 2, skipped 0\n" {
+	if o := c.run("--store", db, "import", src); o.code != 0 || o.stderr != "imported 2, unchanged 0, skipped 0\n" {
 		t.Fatalf("bolt: %+v", o)
+	}
+}
+
+// The test vault of package importer, end to end: every note in, the
+// report names what was ignored, retrieve resolves the links Obsidian
+// resolves, and a second import writes nothing. Needs SPEC §1 names and
+// nested categories in the store (issue 11, store side); skips before.
+func TestImportTestVault(t *testing.T) {
+	if store.ValidateKey("trips/2024/spring", "50% done; maybe!") != nil {
+		t.Skip("needs SPEC §1 names and nested categories in the store (issue 11, store side)")
+	}
+	vault := filepath.Join("..", "..", "importer", "testdata", "vault")
+	const ignored = ", ignored 7 (3 in .obsidian, 1 in .trash, 2 attachments, 1 hidden)\n"
+	for backend, path := range emptyStores(t) {
+		t.Run(backend, func(t *testing.T) {
+			c := newCLI(t, nil)
+			if o := c.run("--store", path, "import", vault); o.code != 0 || o.stderr != "imported 15, unchanged 0, skipped 0"+ignored {
+				t.Fatalf("import: %+v", o)
+			}
+			res, _ := resultJSON(t, c, "--store", path, "retrieve", "--no-budget", "--limit", "1", "lighthousekeeper")
+			if want := []string{"[[Bob]]", "[[Missing note]]"}; !slices.Equal(res.UnresolvedLinks, want) || len(res.Items) != 14 {
+				t.Errorf("retrieve: %d items, unresolved %q", len(res.Items), res.UnresolvedLinks)
+			}
+			if o := c.run("--store", path, "import", vault); o.code != 0 || o.stderr != "imported 0, unchanged 15, skipped 0"+ignored {
+				t.Errorf("again: %+v", o)
+			}
+		})
 	}
 }

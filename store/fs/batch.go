@@ -7,6 +7,7 @@ import (
 	iofs "io/fs"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/recallhq/recall/store"
 )
@@ -43,6 +44,9 @@ func (s *Store) PutBatch(ctx context.Context, entries []store.Entry) error {
 		}
 		if err := checkMeta(e.Meta); err != nil {
 			return fmt.Errorf("put batch: entry %d %s: %w", i, e.Key(), metaFieldError(err))
+		}
+		if err := checkRendered(e); err != nil {
+			return fmt.Errorf("put batch: entry %d %s: %w", i, e.Key(), err)
 		}
 	}
 	// The last write of each identity wins; workers never race on one.
@@ -113,4 +117,28 @@ func (s *Store) PutBatch(ctx context.Context, entries []store.Entry) error {
 		return fmt.Errorf("put batch: %w", ctx.Err())
 	}
 	return firstErr
+}
+
+// checkRendered refuses, before anything is written, an entry whose front
+// matter would exceed the limit writeFileLocked enforces, so that a batch
+// with such an entry writes nothing. Timestamps render at a fixed width,
+// so stamping them with now measures what the write will render.
+func checkRendered(e store.Entry) error {
+	m := e.Meta
+	now := time.Now().UTC().Truncate(time.Second)
+	if m.Created.IsZero() {
+		m.Created = now
+	}
+	if m.Updated.IsZero() {
+		m.Updated = now
+	}
+	data, err := renderFile(m, "")
+	if err != nil {
+		return metaFieldError(err)
+	}
+	if len(data) > maxFrontMatterBytes {
+		return &store.FieldError{Field: "meta", Value: "front matter",
+			Reason: fmt.Sprintf("is %d bytes, the limit is %d", len(data), maxFrontMatterBytes)}
+	}
+	return nil
 }

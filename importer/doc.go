@@ -1,0 +1,47 @@
+// Package importer brings notes into a store: a folder of markdown files
+// such as an Obsidian vault (ReadVault), or JSON lines (ReadJSONL). It is
+// the library behind `recall import`, usable without the CLI.
+//
+// # Basics
+//
+// Importing is two steps. A Read function turns the input into a Plan,
+// without touching any store: the entries to write, in input order, each
+// with the place it came from, and the inputs refused with the reason (and,
+// when a name is at fault, a rename that would be accepted). Plan.Write then
+// writes the entries and reports how many were added, updated and
+// unchanged:
+//
+//	plan, err := importer.ReadVault(ctx, "/home/me/Vault", importer.VaultOptions{})
+//	if err != nil { return err }
+//	for _, s := range plan.Skipped { fmt.Println("skipped", s) }
+//	rep, err := plan.Write(ctx, st, importer.WriteOptions{})
+//
+// Reading first means that nothing is written for an input that holds
+// nothing valid, and that a bad line or file is reported with its position
+// rather than as a store error.
+//
+// # Vaults
+//
+// A note's folder path is its category, so nested folders are a
+// hierarchy (trips/2024/spring/Kyoto Trip.md is the entry
+// trips/2024/spring:Kyoto Trip); notes at the top of the vault take
+// RootCategory. Front matter is metadata, read exactly as the folder store
+// reads its own files; dates missing from it come from the file's times.
+// .obsidian/, .trash/, other hidden names and attachments are ignored and
+// counted (Plan.Ignored). See ReadVault.
+//
+// # Re-importing
+//
+// Write compares each entry with the one stored (store.Update with
+// store.ErrNoChange), so importing the same notes again writes nothing,
+// moves no revision and reports them as unchanged. New entries go through
+// store.Batcher when the store offers it.
+//
+// # Caveats
+//
+// Duplicate identities within one input (two lines naming the same entry,
+// or a root note and a note in a folder named like RootCategory) keep the
+// first and report the rest. Symbolic links in a vault are reported, never
+// followed. The package never deletes: an entry whose note was removed from
+// the vault stays in the store.
+package importer

@@ -1,0 +1,197 @@
+package importer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/recallhq/recall/store"
+	fsstore "github.com/recallhq/recall/store/fs"
+)
+
+// batchSize is how many new entries go to the store in one PutBatch.
+const batchSize = 256
+
+// WriteOptions tune Plan.Write. The zero value is the default.
+type WriteOptions struct {
+	// Progress, when set, is called after each item with how many of the
+	// plan's items are done. It runs on Write's goroutine.
+	Progress func(done, total int)
+}
+
+// Report is what Write did.
+type Report struct {
+	Added     int // new identities
+	Updated   int // existing entries that differed, replaced
+	Unchanged int // existing entries equal to the item: not written
+	// Rejected are items the store refused at write time (a limit only a
+	// backend knows, such as the folder store's front matter size).
+	Rejected []Skip
+}
+
+// Imported is Added + Updated.
+func (r Report) Imported() int { return r.Added + r.Updated }
+
+// Write writes the plan's items to st, in order.
+//
+// An item whose identity exists is compared with the stored entry first
+// (a folder store's file that cannot be parsed is simply replaced),
+// inside store.Update: when content, tags, created, updated and the other
+// metadata are all equal it is left alone (store.ErrNoChange: nothing
+// written, the revision does not move), else it replaces the entry. A zero
+// created or updated in the item means "whatever the store holds": an
+// import that carries no times rewrites nothing on a second run, and an
+// update keeps the entry's created time (updated is stamped by the store).
+// New identities go through store.Batcher when st offers it, a few hundred
+// per batch, else through Update one by one. (Between the check and the
+// batch another writer may create the identity; the batch then replaces
+// it, as Put would.)
+//
+// An item the store refuses as invalid is reported in Report.Rejected and
+// the rest goes on; any other error (disk full, ctx cancelled, a closed
+// store) stops the import and is returned, with the report of what was
+// done before it.
+func (p *Plan) Write(ctx context.Context, st store.Store, opts WriteOptions) (Report, error) {
+	var (
+		rep     Report
+		done    int
+		pending []Item // new identities waiting for a batch
+	)
+	total := len(p.Items)
+	progress := func(n int) {
+		done += n
+		if opts.Progress != nil && n > 0 {
+			opts.Progress(done, total)
+		}
+	}
+	batcher, _ := st.(store.Batcher)
+	flush := func() error {
+		if len(pending) == 0 {
+			return nil
+		}
+		items := pending
+		pending = pending[:0:0]
+		entries := make([]store.Entry, len(items))
+		for i, it := range items {
+			entries[i] = it.Entry
+		}
+		err := batcher.PutBatch(ctx, entries)
+		switch {
+		case err == nil:
+			rep.Added += len(items)
+			progress(len(items))
+			return nil
+		case !errors.Is(err, store.ErrInvalid) || ctx.Err() != nil:
+			return fmt.Errorf("import stopped at %s: %w", items[0].Where, err)
+		}
+		// One entry the store refuses refuses the batch: write these one by
+		// one, so that the others land and the bad one is named.
+		for _, it := range items {
+			if err := p.writeOne(ctx, st, it, &rep); err != nil {
+				return err
+			}
+			progress(1)
+		}
+		return nil
+	}
+	for i, it := range p.Items {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		if batcher != nil {
+			_, err := st.Get(ctx, it.Entry.Category, it.Entry.Name)
+			if errors.Is(err, store.ErrNotFound) {
+				pending = append(pending, it)
+				if len(pending) == batchSize {
+					if err := flush(); err != nil {
+						return rep, err
+					}
+				}
+				continue
+			}
+			// Found, or unreadable (a damaged file, say): Update decides.
+		}
+		if err := p.writeOne(ctx, st, it, &rep); err != nil {
+			return rep, fmt.Errorf("%w (item %d of %d)", err, i+1, total)
+		}
+		progress(1)
+	}
+	if batcher != nil {
+		if err := flush(); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// writeOne adds, replaces or leaves one entry, counting it in rep.
+func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Report) error {
+	var outcome *int
+	e := it.Entry
+	err := st.Update(ctx, e.Category, e.Name, func(old store.Entry, found bool) (store.Entry, error) {
+		if !found {
+			outcome = &rep.Added
+			return e, nil
+		}
+		want := e
+		if want.Meta.Created.IsZero() {
+			want.Meta.Created = old.Meta.Created
+		}
+		if want.Meta.Updated.IsZero() {
+			want.Meta.Updated = old.Meta.Updated
+		}
+		if Equal(old, want) {
+			outcome = &rep.Unchanged
+			return store.Entry{}, store.ErrNoChange
+		}
+		outcome = &rep.Updated
+		next := e
+		next.Meta.Created = want.Meta.Created
+		return next, nil
+	})
+	if errors.Is(err, fsstore.ErrMalformed) && ctx.Err() == nil {
+		// A stored file that cannot be parsed (a bad hand edit): the
+		// imported note replaces it, as `recall add` would.
+		outcome = &rep.Updated
+		err = st.Put(ctx, e)
+	}
+	switch {
+	case err == nil:
+		*outcome++
+		return nil
+	case errors.Is(err, store.ErrInvalid) && ctx.Err() == nil:
+		rep.Rejected = append(rep.Rejected, Skip{Where: it.Where, Reason: oneLine(err.Error()), Rename: renameFor(err, e)})
+		return nil
+	default:
+		return fmt.Errorf("import stopped at %s: %w", it.Where, err)
+	}
+}
+
+// Equal reports whether two entries hold the same identity, content and
+// metadata. Times compare as instants (a zone is no change); Extra values
+// compare as JSON, so that the number types a backend's codec yields (5 as
+// int or float64) are no change either.
+func Equal(a, b store.Entry) bool {
+	return a.Category == b.Category && a.Name == b.Name && a.Content == b.Content &&
+		slices.Equal(a.Meta.Tags, b.Meta.Tags) &&
+		a.Meta.Created.Equal(b.Meta.Created) && a.Meta.Updated.Equal(b.Meta.Updated) &&
+		sameExtra(a.Meta.Extra, b.Meta.Extra)
+}
+
+func sameExtra(a, b map[string]any) bool {
+	if len(a) == 0 && len(b) == 0 {
+		return true
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	if errA != nil || errB != nil {
+		return reflect.DeepEqual(a, b)
+	}
+	return string(ja) == string(jb)
+}
