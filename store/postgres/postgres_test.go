@@ -120,7 +120,7 @@ func TestBatch(t *testing.T) {
 			Meta: store.Meta{Tags: []string{"t", fmt.Sprint(i)}, Extra: map[string]any{"i": i}}})
 	}
 	batch = append(batch,
-		store.Entry{Category: "keep", Name: "created", Content: "new"},                                     // zero Created: keep the stored one
+		store.Entry{Category: "keep", Name: "created", Content: "new"},                                   // zero Created: keep the stored one
 		store.Entry{Category: "c0", Name: "n0", Content: "dup wins", Meta: store.Meta{Created: created}}) // the later duplicate wins
 	if err := s.PutBatch(ctx, batch); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -291,11 +292,30 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, q queries, noCreate bool) 
 
 // migrateTo applies the migrations up to version target in one
 // transaction. Tests use it to build older schemas.
+//
+// The advisory lock is a session lock taken before the transaction
+// begins: a transaction that began before another host's upgrade
+// committed could otherwise keep seeing the catalog as it was (cached
+// lookups are refreshed when a transaction starts).
 func migrateTo(ctx context.Context, pool *pgxpool.Pool, q queries, target int) error {
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", lockKey(q.schema)); err != nil {
-			return err
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", lockKey(q.schema)); err != nil {
+		return err
+	}
+	defer func() {
+		// A connection that cannot unlock is broken: closing it releases
+		// the lock on the server.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if _, err := conn.Exec(uctx, "SELECT pg_advisory_unlock($1)", lockKey(q.schema)); err != nil {
+			_ = conn.Conn().Close(uctx)
 		}
+	}()
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		// Another host may have upgraded it while we waited for the lock.
 		v, err := schemaVersion(ctx, tx, q)
 		if err != nil {
