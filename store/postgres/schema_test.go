@@ -3,7 +3,6 @@ package postgres
 import (
 	"errors"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -281,5 +280,4 @@ func TestOptionsAndIsURL(t *testing.T) {
 			t.Errorf("IsURL(%q) = %v", s, !want)
 		}
 	}
-	_ = os.Getenv
 }
