@@ -20,7 +20,16 @@ func oneLine(err error) string {
 	msg := strings.TrimSpace(err.Error())
 	msg = strings.ReplaceAll(msg, ":\n\t", ": ")
 	msg = strings.ReplaceAll(msg, "\n\t", "; ")
-	return strings.ReplaceAll(msg, "\n", "; ")
+	msg = strings.ReplaceAll(msg, "\n", "; ")
+	// The same failure is often listed once per attempt (TLS, then plain).
+	parts := strings.Split(msg, "; ")
+	kept := parts[:1]
+	for _, p := range parts[1:] {
+		if !strings.HasSuffix(kept[len(kept)-1], p) {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "; ")
 }
 
 // unavailable reports whether err means the database is out of reach
