@@ -127,8 +127,8 @@
 // broken connection, not a timeout) with an error wrapping ErrUnavailable
 // that names the database; nothing is half-written, since every write is
 // one transaction. Nothing needs reopening when it returns: the pool
-// replaces dead connections (it pings one that sat idle before handing it
-// out), the listener reconnects and wakes subscribers, and readers catch
+// replaces dead connections (it pings one that sat idle for more than a
+// second before handing it out), the listener reconnects and wakes subscribers, and readers catch
 // up from the change log.
 //
 // # Caveats
@@ -137,8 +137,10 @@
 // pooler, not a transaction-mode one (for pgbouncer in transaction mode
 // also add default_query_exec_mode=exec to the URL, and expect the feed
 // to wake readers only after local writes and reconnects). Writes to one
-// schema are serialised by the revision row (a few thousand small writes
-// a second on ordinary hardware; use PutBatch for imports). The change
+// schema are serialised by the revision row, held until the commit's WAL
+// flush: where a flush takes a few milliseconds that is a few hundred
+// small writes a second, for all hosts together (use PutBatch for
+// imports). The change
 // log is trimmed only by stores that write and live a few seconds, such
 // as servers; run TrimChanges from a job if only one-shot commands write.
 package postgres
