@@ -232,3 +232,14 @@ func reportPercentiles(b *testing.B, lat []time.Duration, unit string) {
 	b.ReportMetric(float64(lat[len(lat)/2])/div, "p50-"+unit)
 	b.ReportMetric(float64(lat[len(lat)*99/100])/div, "p99-"+unit)
 }
+
+// BenchmarkRevision is the round trip every retrieve pays to learn whether
+// its snapshot is current.
+func BenchmarkRevision(b *testing.B) {
+	s := openNew(b)
+	for b.Loop() {
+		if _, err := s.Revision(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -62,16 +62,17 @@ func unavailable(err error) bool {
 // as they are.
 func (s *Store) wrapErr(err error) error {
 	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.Canceled):
+		return err
+	case errors.Is(err, context.DeadlineExceeded):
 		if unavailable(err) {
-			return fmt.Errorf("%w: %s (%w)", ErrUnavailable, oneLine(err), context.DeadlineExceeded)
+			return fmt.Errorf("%w: %s: %s%w", ErrUnavailable, s.where, oneLine(err), silent{err})
 		}
 		return err
 	case unavailable(err):
 		return fmt.Errorf("%w: %s: %s", ErrUnavailable, s.where, oneLine(err))
 	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
+	if pgErr, ok := err.(*pgconn.PgError); ok {
 		return fmt.Errorf("postgres: %s (SQLSTATE %s)%w", pgErr.Message, pgErr.Code, silent{err})
 	}
 	return err
