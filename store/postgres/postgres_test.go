@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/store/storetest"
 )
@@ -14,6 +15,8 @@ import (
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return openNew(t) })
 }
+
+var _ cache.Backend = (*Store)(nil)
 
 func TestVectors(t *testing.T) {
 	storetest.RunVectors(t,
