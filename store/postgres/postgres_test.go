@@ -13,12 +13,14 @@ import (
 )
 
 func TestConformance(t *testing.T) {
+	testURL(t) // skip the whole suite at once when there is no server
 	storetest.Run(t, func(t *testing.T) store.Store { return openNew(t) })
 }
 
 var _ cache.Backend = (*Store)(nil)
 
 func TestVectors(t *testing.T) {
+	testURL(t)
 	storetest.RunVectors(t,
 		func(t *testing.T) storetest.VectorBackend { return openNew(t) },
 		func(t *testing.T, s storetest.VectorBackend) storetest.VectorBackend {
