@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -375,12 +376,7 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 	}
 	var e store.Entry
 	err := s.use(ctx, op, func(ctx context.Context) error {
-		var (
-			r     row
-			found bool
-			err   error
-		)
-		r, found, err = scanRow(s.pool.QueryRow(ctx, s.q.get, category, name))
+		r, found, err := scanRow(s.pool.QueryRow(ctx, s.q.get, category, name))
 		if err != nil {
 			return err
 		}
@@ -513,7 +509,7 @@ func prepare(op string, e store.Entry) ([]any, error) {
 		tags = []string{}
 	}
 	for _, t := range tags {
-		if strings.IndexByte(t, 0) >= 0 || !utf8Valid(t) {
+		if strings.IndexByte(t, 0) >= 0 || !utf8.ValidString(t) {
 			return nil, wrap(&store.FieldError{Field: "tags", Value: t, Reason: "holds a NUL byte or invalid UTF-8"})
 		}
 	}

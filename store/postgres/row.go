@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -96,5 +95,3 @@ func normaliseNumbers(v any) any {
 	}
 	return v
 }
-
-func utf8Valid(s string) bool { return utf8.ValidString(s) }
