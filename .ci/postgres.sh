@@ -17,9 +17,12 @@
 #
 # It prints, for the tests:
 #   RECALL_TEST_POSTGRES_URL   a URL the tests connect with (superuser)
-#   RECALL_TEST_POSTGRES_DATA  the data directory (the restart test stops
-#                              and starts the server with pg_ctl -D on it)
-#   RECALL_TEST_POSTGRES_BIN   the folder of pg_ctl
+#   RECALL_TEST_POSTGRES_DATA  the data directory (for pg_ctl -D, psql logs…)
+#   RECALL_TEST_POSTGRES_BIN   the folder of initdb and pg_ctl; with it the
+#                              server-restart test runs this script to start
+#                              a cluster of its own, which it stops and
+#                              starts mid-test without disturbing the tests
+#                              of other packages that use the shared one
 #   RECALL_TEST_POSTGRES_DIR   the folder to give to stop
 set -euo pipefail
 
