@@ -149,9 +149,11 @@ func (s *Store) wroteLocally() {
 const (
 	minBackoff   = 50 * time.Millisecond
 	maxBackoff   = 2 * time.Second
-	idleCheck    = 30 * time.Second
 	pingDeadline = 5 * time.Second
 )
+
+// idleCheck is a variable for tests; a Store reads it when it opens.
+var idleCheck = 30 * time.Second
 
 // listen holds the LISTEN connection until ctx ends.
 func (s *Store) listen(ctx context.Context) {
@@ -200,7 +202,7 @@ func (s *Store) connectListener(ctx context.Context) (*pgx.Conn, error) {
 // fails or ctx ends.
 func (s *Store) wait(ctx context.Context, conn *pgx.Conn) {
 	for {
-		wctx, cancel := context.WithTimeout(ctx, idleCheck)
+		wctx, cancel := context.WithTimeout(ctx, s.idleCheck)
 		_, err := conn.WaitForNotification(wctx)
 		cancel()
 		switch {

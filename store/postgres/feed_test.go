@@ -378,3 +378,25 @@ func TestClosedFeed(t *testing.T) {
 		t.Fatal("a closed store's subscription fired")
 	}
 }
+
+// The listener's liveness check (a ping after idleCheck without
+// notifications) keeps the connection and the feed working.
+func TestListenerIdleCheck(t *testing.T) {
+	schema := newSchema(t)
+	a := openSchema(t, schema, nil)
+	old := idleCheck
+	idleCheck = 50 * time.Millisecond
+	b := openSchema(t, schema, nil)
+	idleCheck = old
+	ch, cancel := b.Subscribe()
+	defer cancel()
+	time.Sleep(500 * time.Millisecond) // several idle checks
+	if !b.Listening() {
+		t.Fatal("the listener dropped its connection after idle checks")
+	}
+	drain(ch)
+	mustPut(t, a, "a", "b", "x")
+	if !waitFired(ch, time.Second) {
+		t.Fatal("no notification after idle checks")
+	}
+}

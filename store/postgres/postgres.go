@@ -149,12 +149,13 @@ type Store struct {
 	closed bool
 
 	// bg is cancelled by Close; it ends the listener and the trimmer.
-	bg       context.Context
-	stopBG   context.CancelFunc
-	bgWG     sync.WaitGroup
-	feed     feed
-	wrote    atomic.Bool // a write since the last trim
-	trimOnce sync.Once
+	bg        context.Context
+	stopBG    context.CancelFunc
+	bgWG      sync.WaitGroup
+	feed      feed
+	idleCheck time.Duration // see feed.go
+	wrote     atomic.Bool   // a write since the last trim
+	trimOnce  sync.Once
 }
 
 // Compile-time checks of the capabilities the store offers. The last is
@@ -224,6 +225,8 @@ func Open(ctx context.Context, connString string, opts *Options) (*Store, error)
 		pool:    pool,
 		connCfg: cfg.ConnConfig.Copy(),
 		q:       newQueries(o.Schema),
+
+		idleCheck: idleCheck,
 	}
 	s.bg, s.stopBG = context.WithCancel(context.Background())
 	s.feed.subs = map[chan struct{}]struct{}{}
