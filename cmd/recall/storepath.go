@@ -13,6 +13,7 @@ import (
 	"github.com/recallhq/recall/store"
 	boltstore "github.com/recallhq/recall/store/bolt"
 	fsstore "github.com/recallhq/recall/store/fs"
+	pgstore "github.com/recallhq/recall/store/postgres"
 )
 
 // errNoStore is returned by commands that only read when the store does
@@ -33,11 +34,15 @@ type backend int
 const (
 	backendFS backend = iota
 	backendBolt
+	backendPostgres
 )
 
 func (b backend) String() string {
-	if b == backendBolt {
+	switch b {
+	case backendBolt:
 		return "bolt"
+	case backendPostgres:
+		return "postgres"
 	}
 	return "fs"
 }
@@ -112,10 +117,15 @@ func expandHome(p, goos string, getenv func(string) string) string {
 	return home + rest
 }
 
-// backendFor chooses the backend for a path: a name ending in ".db" (any
-// case) is a bolt file, unless a folder of that name already exists;
-// anything else is an fs folder.
+// backendFor chooses the backend for a path: a name starting with
+// "postgres:" or "postgresql:" (any case) is a PostgreSQL database (it
+// must then be a postgres:// URL; never a folder of that name); a name
+// ending in ".db" (any case) is a bolt file, unless a folder of that name
+// already exists; anything else is an fs folder.
 func backendFor(path string, info iofs.FileInfo) backend {
+	if lower := strings.ToLower(path); strings.HasPrefix(lower, "postgres:") || strings.HasPrefix(lower, "postgresql:") {
+		return backendPostgres
+	}
 	if strings.HasSuffix(strings.ToLower(path), ".db") && (info == nil || !info.IsDir()) {
 		return backendBolt
 	}
@@ -127,6 +137,9 @@ func (a *app) openStore(mode openMode) (store.Store, error) {
 	path, err := a.storeLocation()
 	if err != nil {
 		return nil, err
+	}
+	if backendFor(path, nil) == backendPostgres {
+		return openPostgres(path, mode)
 	}
 	info, err := os.Stat(path)
 	switch {
@@ -155,6 +168,23 @@ func (a *app) openStore(mode openMode) (store.Store, error) {
 		}
 		return fsstore.Open(path, nil)
 	}
+}
+
+// openPostgres opens a PostgreSQL store. Commands that only read do not
+// create recall's schema: a database without it is errNoStore, like a
+// missing folder. The URL's password never appears in an error.
+func openPostgres(url string, mode openMode) (store.Store, error) {
+	if !pgstore.IsURL(url) {
+		return nil, fmt.Errorf("store %q: a PostgreSQL store is named by a URL such as postgres://user@host/dbname", url)
+	}
+	// Open bounds itself (connect and per-call timeouts); the PG*
+	// environment variables fill what the URL leaves out.
+	st, err := pgstore.Open(context.Background(), url, &pgstore.Options{NoCreate: mode == mustExist})
+	if errors.Is(err, pgstore.ErrNoSchema) {
+		return nil, fmt.Errorf("%s: %w (no recall schema in that database; add or import something first, or check --store and RECALL_STORE)",
+			pgstore.Redact(url), errNoStore)
+	}
+	return st, err
 }
 
 // withStore opens the store, runs fn, and always closes the store (which

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 func TestDefaultStorePath(t *testing.T) {
@@ -150,5 +156,122 @@ func TestDefaultStoreFolder(t *testing.T) {
 	c.ok("add", "notes", "n", "--content", "z")
 	if _, err := os.Stat(filepath.Join(xdg, "recall", "memory", "notes", "n.md")); err != nil {
 		t.Fatalf("default store not under $XDG_DATA_HOME: %v", err)
+	}
+}
+
+// A postgres:// URL names a database, never a folder: before the
+// PostgreSQL backend, `--store postgres://…` silently created a folder
+// named "postgres:" in the working directory and wrote there.
+func TestPostgresURLIsNotAFolder(t *testing.T) {
+	t.Chdir(t.TempDir())
+	c := newCLI(t, nil)
+	for _, u := range []string{
+		"postgres://nobody:s3cret-pw@127.0.0.1:1/memory?connect_timeout=2", // nothing listens on port 1
+		"POSTGRESQL://nobody:s3cret-pw@127.0.0.1:1/memory?connect_timeout=2",
+		"postgres:memory", // not a URL: refused, not a folder
+	} {
+		line := c.fails(exitFailure, "--store", u, "add", "notes", "n", "--content", "x")
+		if strings.Contains(line, "s3cret-pw") {
+			t.Errorf("the error shows the password: %q", line)
+		}
+		if !strings.Contains(line, "cannot connect") && !strings.Contains(line, "URL") {
+			t.Errorf("--store %s: %q does not say what is wrong", u, line)
+		}
+		c.fails(exitFailure, "--store", u, "ls")
+	}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 0 {
+		t.Fatalf("the working directory holds %v after commands on postgres URLs, want nothing", entries)
+	}
+	for _, tt := range []struct {
+		path string
+		want backend
+	}{
+		{"postgres://h/db", backendPostgres},
+		{"postgresql://h/db", backendPostgres},
+		{"Postgres://h/db", backendPostgres},
+		{"postgres:", backendPostgres},
+		{"./postgres:", backendFS},
+		{"postgres.db", backendBolt},
+	} {
+		if got := backendFor(tt.path, nil); got != tt.want {
+			t.Errorf("backendFor(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+// With a database to test against (RECALL_TEST_POSTGRES_URL, see
+// .ci/postgres.sh), the commands work on it: read commands do not create
+// the schema, add does, and a wrong password is one clear line.
+func TestPostgresStore(t *testing.T) {
+	base := os.Getenv("RECALL_TEST_POSTGRES_URL")
+	if base == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("RECALL_TEST_POSTGRES_URL is not set (CI=true: .ci/run starts a server)")
+		}
+		t.Skip(`no PostgreSQL to test against: set RECALL_TEST_POSTGRES_URL (eval "$(bash .ci/postgres.sh start)")`)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := fmt.Sprintf("cli_test_%d", time.Now().UnixNano())
+	q := u.Query()
+	q.Set("schema", schema)
+	u.RawQuery = q.Encode()
+	dsn := u.String()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			t.Log(err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
+			t.Log(err)
+		}
+	})
+	t.Chdir(t.TempDir())
+	c := newCLI(t, map[string]string{"RECALL_STORE": dsn})
+	if line := c.fails(exitFailure, "ls"); !strings.Contains(line, "store does not exist") {
+		t.Fatalf("ls before anything was added: %q, want store does not exist", line)
+	}
+	c.ok("add", "preferences", "coffee", "--content", "Flat white, no sugar.", "--tag", "drinks")
+	c.ok("add", "trips", "三亚之行", "--content", "想去海边玩")
+	if got := c.ok("get", "preferences", "coffee"); !strings.Contains(got, "Flat white") {
+		t.Fatalf("get: %q", got)
+	}
+	if got := c.ok("ls"); got != "preferences:coffee\ntrips:三亚之行\n" {
+		t.Fatalf("ls: %q", got)
+	}
+	if got := c.ok("retrieve", "海边", "--json"); !strings.Contains(got, "三亚之行") {
+		t.Fatalf("retrieve: %q", got)
+	}
+	c.ok("rm", "preferences", "coffee")
+	if got := c.ok("ls"); got != "trips:三亚之行\n" {
+		t.Fatalf("ls after rm: %q", got)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Fatalf("commands on a postgres store wrote %v to the working directory", entries)
+	}
+
+	// A wrong password: one line naming the problem, not the password.
+	bad := *u
+	bad.User = url.UserPassword("recall_test_password", "not-the-password")
+	q = bad.Query()
+	q.Del("user")
+	bad.RawQuery = q.Encode()
+	o := c.run("--store", bad.String(), "ls")
+	if o.code == 0 {
+		t.Skip("the server accepted a wrong password (its pg_hba.conf trusts local connections)")
+	}
+	line := checkFailure(t, o, exitFailure, []string{"ls"})
+	if strings.Contains(line, "not-the-password") || !strings.Contains(line, "password authentication failed") {
+		t.Fatalf("wrong password: %q", line)
 	}
 }
