@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/recallhq/recall/service"
 	"os"
 	"path/filepath"
 	"slices"
@@ -326,7 +327,7 @@ func FuzzParseRecord(f *testing.F) {
 		// What parses prints back (as get --json would) and parses to the
 		// same entry.
 		var b strings.Builder
-		if err := writeJSON(&b, entryJSON{e.Category, e.Name, e.Content, metaObject(e.Meta)}, ""); err != nil {
+		if err := service.WriteJSON(&b, service.EntryFor(e), ""); err != nil {
 			return // metadata JSON cannot hold (NaN cannot come from JSON; nothing else expected)
 		}
 		again, err := parseRecord([]byte(strings.TrimSuffix(b.String(), "\n")))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
 
@@ -29,6 +30,10 @@ type retrieveOptions struct {
 	segmenter string
 	json      bool
 	embedder  embedderFlags
+
+	categories []string
+	tags       []string
+	minScore   float64
 }
 
 func newRetrieveCmd(a *app) *cobra.Command {
@@ -76,13 +81,16 @@ Chinese word boundaries when that cost is acceptable.`,
 	f.BoolVar(&o.explain, "explain", false, "also show the items the budget dropped")
 	f.StringVar(&o.segmenter, "segmenter", index.SegmentOff.String(), "CJK segmentation `MODE`: auto, on or off (see above)")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
+	f.StringArrayVar(&o.categories, "category", nil, "only hits from `CATEGORY` (repeat for any of several; links may leave it)")
+	f.StringArrayVar(&o.tags, "tag", nil, "only hits tagged `TAG` (repeat for any of several)")
+	f.Float64Var(&o.minScore, "min-score", service.DefaultMinScore, "with an embedder, drop hits that match no query word and whose cosine similarity is below `S` (-1..1)")
 	o.embedder.register(cmd, true)
 	return cmd
 }
 
 func (o *retrieveOptions) validate(cmd *cobra.Command) error {
-	if o.limit < 1 {
-		return usagef(cmd, "--limit must be at least 1, got %d", o.limit)
+	if o.limit < 1 || o.limit > service.MaxLimit {
+		return usagef(cmd, "--limit must be between 1 and %d, got %d", service.MaxLimit, o.limit)
 	}
 	if o.noBudget && cmd.Flags().Changed("budget") {
 		return usagef(cmd, "--budget and --no-budget exclude each other")
@@ -93,49 +101,37 @@ func (o *retrieveOptions) validate(cmd *cobra.Command) error {
 	if _, err := index.ParseSegmentation(o.segmenter); err != nil {
 		return usagef(cmd, "--segmenter: %v", err)
 	}
-	return nil
+	return o.embedder.validate()
 }
 
-// engineOptions builds the Engine's options from the flags.
-func (o *retrieveOptions) engineOptions() (retrieve.Options, error) {
-	seg, err := index.ParseSegmentation(o.segmenter)
-	if err != nil {
-		return retrieve.Options{}, err
-	}
-	return retrieve.Options{Segmentation: seg}, nil
-}
-
-func (o *retrieveOptions) request(query string) retrieve.Request {
-	req := retrieve.Request{Query: query, Limit: o.limit, Budget: o.budget, NoLinks: o.noLinks, Explain: o.explain}
+// params turns the flags into the service's retrieve parameters, the
+// ones the HTTP API and the MCP tool take, so all three answer alike.
+func (o *retrieveOptions) params(query string) service.RetrieveParams {
+	budget := o.budget
 	if o.noBudget {
-		req.Budget = retrieve.Unlimited
+		budget = 0 // no cap
 	}
-	return req
+	links := !o.noLinks
+	p := service.RetrieveParams{Query: query, Limit: &o.limit, BudgetTokens: &budget, ExpandLinks: &links,
+		Explain: o.explain, Categories: o.categories, Tags: o.tags}
+	if o.minScore != service.DefaultMinScore {
+		p.MinScore = &o.minScore
+	}
+	return p
 }
 
 func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 	ctx := cmd.Context()
-	opts, err := o.engineOptions()
-	if err != nil {
-		return err
-	}
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		opts, err := o.embedder.engineOptions(o.app, st, opts)
-		if err != nil {
-			return err
-		}
-		res, err := retrieve.New(st, opts).Retrieve(ctx, o.request(query))
+	f := &engineFlags{segmenter: o.segmenter, embedder: o.embedder}
+	return o.app.withMemory(ctx, mustExist, f, func(m *service.Memory) error {
+		res, req, err := m.Retrieve(ctx, o.params(query))
 		if err != nil {
 			return err
 		}
 		if o.json {
-			return writeResultJSON(o.app.stdout, res)
+			return service.WriteResultJSON(o.app.stdout, res)
 		}
-		budget := o.budget
-		if o.noBudget {
-			budget = retrieve.Unlimited
-		}
-		return writeResult(o.app.stdout, res, budget, o.explain, style{on: o.app.color()})
+		return writeResult(o.app.stdout, res, req.Budget, o.explain, style{on: o.app.color()})
 	})
 }
 
