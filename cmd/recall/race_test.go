@@ -73,7 +73,7 @@ func TestAddProcessesDoNotLoseTags(t *testing.T) {
 		}
 	}
 	add("--content", "start")
-	const rounds, adds = 3, 25
+	const rounds, adds = 6, 20
 	for r := range rounds {
 		var wg sync.WaitGroup
 		wg.Go(func() {

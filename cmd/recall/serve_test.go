@@ -111,6 +111,10 @@ func (s *testServer) do(t testing.TB, method, path, body string, header ...strin
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1] // what a rebinding page's request carries
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := s.client.Do(req)
