@@ -212,3 +212,30 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// A store path with a typo in its folders creates nothing (SPEC §8): the
+// store itself may be created, never the folders above it.
+func TestStoreTypoCreatesNoFolders(t *testing.T) {
+	base := t.TempDir()
+	for _, p := range []string{"nonexistent/dir/x.db", "nonexistent/dir/memory"} {
+		path := filepath.Join(base, p)
+		for _, args := range [][]string{{"add", "a", "b", "--content", "x"}, {"mcp"}, {"serve", "--addr", "127.0.0.1:0"}} {
+			o := newCLI(t, nil).runIn(strings.NewReader(""), append([]string{"--store", path}, args...)...)
+			msg := checkFailure(t, o, exitFailure, args)
+			if !strings.Contains(msg, "does not exist") {
+				t.Errorf("%s %v: %s", p, args, msg)
+			}
+			if _, err := os.Stat(filepath.Join(base, "nonexistent")); err == nil {
+				t.Fatalf("%s %v created the missing folders", p, args)
+			}
+		}
+	}
+	// The store itself is created when its folder exists.
+	newCLI(t, nil).ok("--store", filepath.Join(base, "new.db"), "add", "a", "b", "--content", "x")
+}
+
+func TestVersion(t *testing.T) {
+	if out := newCLI(t, nil).ok("--version"); !strings.HasPrefix(out, "recall ") || !strings.HasSuffix(out, "\n") {
+		t.Errorf("--version: %q", out)
+	}
+}
