@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/recallhq/recall/embed/cache"
+	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 	boltstore "github.com/recallhq/recall/store/bolt"
@@ -237,5 +240,42 @@ func TestRetrieveFilters(t *testing.T) {
 	service.WriteResultJSON(&b, direct)
 	if a.String() != b.String() {
 		t.Error("an unfiltered retrieve differs from the engine's")
+	}
+}
+
+// With fusion on, a query about nothing gets the nearest entries; the
+// default min_score drops them, -1 keeps them, and hits that match a
+// query word are untouched.
+func TestMinScoreDropsEmbeddingOnlyHits(t *testing.T) {
+	ctx := context.Background()
+	st := stores(t)["bolt"]
+	var texts []string
+	for i, c := range []string{"flat white coffee, no sugar", "kayaking in Halong Bay", "peanut allergy, carry an epipen", "running shoes for the marathon", "the seaside in Sanya"} {
+		e := store.Entry{Category: "n", Name: fmt.Sprintf("e%d", i), Content: c}
+		if err := st.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, service.IndexedText(e.Name, e.Content))
+	}
+	emb, _ := hash.New(hash.Config{})
+	vec := cache.New(emb, any(st).(cache.Backend), cache.Options{})
+	if _, err := vec.Sync(ctx, texts, nil); err != nil {
+		t.Fatal(err)
+	}
+	m := service.New(st, service.Options{Engine: retrieve.Options{Embedder: emb, Vectors: vec}})
+	off := -1.0
+	all, _, _ := m.Retrieve(ctx, service.RetrieveParams{Query: "qwertyuiop", MinScore: &off})
+	none, _, _ := m.Retrieve(ctx, service.RetrieveParams{Query: "qwertyuiop"})
+	if !all.EmbeddingUsed || len(all.Items) == 0 || len(none.Items) != 0 {
+		t.Errorf("nonsense query: %d items with min_score -1, %d with the default", len(all.Items), len(none.Items))
+	}
+	res, _, _ := m.Retrieve(ctx, service.RetrieveParams{Query: "coffee"})
+	if len(res.Items) == 0 || res.Items[0].Name != "e0" {
+		t.Errorf("a matching query: %+v", res.Items)
+	}
+	for _, it := range res.Items {
+		if len(it.MatchedTerms) == 0 && *it.CosScore < service.DefaultMinScore {
+			t.Errorf("weak hit kept: %+v", it)
+		}
 	}
 }

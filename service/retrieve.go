@@ -21,9 +21,15 @@ const (
 	MaxFilterValues = 100
 )
 
-// DefaultMinScore is the min_score a retrieve uses when it gives none.
-// See RetrieveParams.MinScore.
-const DefaultMinScore = 0.0
+// DefaultMinScore is the min_score a retrieve uses when it gives none
+// (see RetrieveParams.MinScore). Measured with the hash embedder on the
+// shared BEIR sets (TestMinScoreQuality), 0.2 is the lowest threshold that
+// answers the nonsense query "qwertyuiop" with nothing (fusion gave 1-10
+// items), and it leaves nDCG@10 unchanged on all four sets (msmarco 0.6934,
+// dbpedia 0.3490, cmrc2018 0.9856, drcd 0.9500, the same up to 0.4).
+// Without an embedder every hit matches a query word, so it changes
+// nothing.
+const DefaultMinScore = 0.2
 
 // RetrieveParams are the arguments of a retrieve as the HTTP API (POST
 // /v1/retrieve) and the MCP retrieve tool take them; the CLI fills them
@@ -36,7 +42,7 @@ type RetrieveParams struct {
 	Explain      bool     `json:"explain,omitempty" jsonschema:"Also list the entries the token budget dropped, so you can ask again with a larger budget_tokens. Default false."`
 	Categories   []string `json:"categories,omitempty" jsonschema:"Only hits from these categories (any of them, exact names). Linked entries may come from other categories. Default: all."`
 	Tags         []string `json:"tags,omitempty" jsonschema:"Only hits carrying at least one of these tags. Linked entries need not carry them. Default: no tag filter."`
-	MinScore     *float64 `json:"min_score,omitempty" jsonschema:"Drop hits found by embedding similarity alone (no query word matched) whose cosine similarity is below this, on the cosine scale -1 to 1. A hit that matches a query word always stays. Raise it (e.g. 0.3) to get nothing rather than weak guesses when nothing is relevant. Default 0 (off). Has no effect without an embedder."`
+	MinScore     *float64 `json:"min_score,omitempty" jsonschema:"Drop hits found by embedding similarity alone (no query word matched) whose cosine similarity is below this, on the cosine scale -1 to 1; a hit that matches a query word always stays. So a query about nothing in the memory gets no items rather than the nearest guesses. Default 0.2; -1 keeps every hit. No effect without an embedder."`
 }
 
 // filter is the part of a request the engine does not apply itself.
@@ -46,7 +52,13 @@ type filter struct {
 	minScore   float64
 }
 
-func (f filter) active() bool { return len(f.categories) > 0 || len(f.tags) > 0 || f.minScore != 0 }
+func (f filter) active() bool { return len(f.categories) > 0 || len(f.tags) > 0 || f.minScore > -1 }
+
+// weak reports whether a hit fails min_score: found by the embedding
+// alone, with a cosine below the threshold.
+func (f filter) weak(it retrieve.Item) bool {
+	return it.Source == retrieve.SourceHit && len(it.MatchedTerms) == 0 && (it.CosScore == nil || *it.CosScore < f.minScore)
+}
 
 // Request turns the parameters into a retrieve.Request, applying the
 // defaults of SPEC §7 and the bounds above.
@@ -131,9 +143,25 @@ func (m *Memory) Retrieve(ctx context.Context, p RetrieveParams) (*retrieve.Resu
 	if n := len(snap.Terms(req.Query)); n > MaxQueryTerms {
 		return nil, req, paramf("query", "has %d distinct terms, the limit is %d", n, MaxQueryTerms)
 	}
-	if !f.active() {
-		res, err := m.eng.Retrieve(ctx, req)
-		return res, req, err
+	if len(f.categories) == 0 && len(f.tags) == 0 {
+		// The engine's answer stands unless min_score drops one of its
+		// hits (never without an embedder: every BM25 hit matched a word).
+		if !f.active() {
+			res, err := m.eng.Retrieve(ctx, req)
+			return res, req, err
+		}
+		ex := req
+		ex.Explain = true // to see the hits the budget cut too
+		res, err := m.eng.Retrieve(ctx, ex)
+		if err != nil {
+			return nil, req, err
+		}
+		if !slices.ContainsFunc(res.Items, f.weak) && !slices.ContainsFunc(res.Dropped, f.weak) {
+			if !req.Explain {
+				res.Dropped = nil
+			}
+			return res, req, nil
+		}
 	}
 	res, err := m.filtered(ctx, req, f)
 	return res, req, err
@@ -149,7 +177,7 @@ func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (
 		if len(f.categories) > 0 && !slices.Contains(f.categories, it.Category) {
 			return false, nil
 		}
-		if f.minScore != 0 && len(it.MatchedTerms) == 0 && (it.CosScore == nil || *it.CosScore < f.minScore) {
+		if f.minScore > -1 && f.weak(it) {
 			return false, nil
 		}
 		if len(f.tags) == 0 {

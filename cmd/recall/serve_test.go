@@ -54,6 +54,12 @@ func newTestServer(t testing.TB, st store.Store, token string) *testServer {
 	if err := m.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// Tests start from a warm server: the start-up build is done.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if h, err := m.Health(ctx); err != nil || h.Indexed || time.Now().After(deadline) {
+			break
+		}
+	}
 	h, err := httpapi.New(m, httpapi.Options{Token: token})
 	if err != nil {
 		t.Fatal(err)
