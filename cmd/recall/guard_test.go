@@ -190,3 +190,17 @@ func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// /healthz counts the entries the store could not read (issue 9: servers
+// report store errors honestly).
+func TestServeHealthzCountsUnreadable(t *testing.T) {
+	dir := copySample(t)
+	if err := os.WriteFile(dir+"/notes/broken.md", []byte("---\ntags: [unclosed\n---\nbody"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, openFS(t, dir, nil), "")
+	b := srv.want(t, 200, "GET", "/healthz", "")
+	if !strings.Contains(string(b), `"unreadable":1`) {
+		t.Errorf("healthz: %s", b)
+	}
+}
