@@ -239,3 +239,16 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: %q", out)
 	}
 }
+
+// retrieve says which entries it could not read (issue 9), on stderr, and
+// still answers from the rest.
+func TestRetrieveReportsUnreadable(t *testing.T) {
+	dir := copySample(t)
+	if err := os.WriteFile(filepath.Join(dir, "notes", "broken.md"), []byte("---\ntags: [unclosed\n---\nquokka"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := newCLI(t, nil).run("--store", dir, "retrieve", "海边")
+	if o.code != 0 || !strings.Contains(o.stderr, "skipped ") || !strings.Contains(o.stderr, "broken.md") || o.stdout == "" {
+		t.Errorf("retrieve over an unreadable entry: %+v", o)
+	}
+}

@@ -124,6 +124,15 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 	ctx := cmd.Context()
 	f := &engineFlags{segmenter: o.segmenter, embedder: o.embedder}
 	return o.app.withMemory(ctx, mustExist, f, func(m *service.Memory) error {
+		// Build the index here rather than lazily, to say on stderr which
+		// entries it could not read instead of leaving them out silently.
+		stats, err := m.Engine().Rebuild(ctx)
+		if err != nil {
+			return err
+		}
+		for _, e := range stats.Skipped {
+			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(e.Error()))
+		}
 		res, req, err := m.Retrieve(ctx, o.params(query))
 		if err != nil {
 			return err
