@@ -110,7 +110,14 @@ func (m *Memory) Start(ctx context.Context) error {
 			return fmt.Errorf("watch the store: %w", err)
 		}
 	}
-	if f, ok := m.st.(store.ChangeFeed); ok {
+	if f, ok := m.st.(store.ChangeFeed); ok && m.fill != nil {
+		// The engine follows the feed for the index; the Memory follows it
+		// for vectors: what changed, not the whole store.
+		since, err := m.st.Revision(ctx)
+		if err != nil {
+			cancel()
+			return err
+		}
 		ch, unsubscribe := f.Subscribe()
 		m.wg.Go(func() {
 			defer unsubscribe()
@@ -119,7 +126,7 @@ func (m *Memory) Start(ctx context.Context) error {
 				case <-ctx.Done():
 					return
 				case <-ch:
-					m.changed(ctx)
+					since = m.followFeed(ctx, f, since)
 				}
 			}
 		})
@@ -157,6 +164,29 @@ func (m *Memory) changed(ctx context.Context) {
 	if m.fill != nil {
 		m.fill.syncAll()
 	}
+}
+
+// followFeed queues for the vector fill the entries changed after since,
+// and returns the revision it caught up to. A feed that lost track asks
+// for a sync of the whole index.
+func (m *Memory) followFeed(ctx context.Context, f store.ChangeFeed, since uint64) uint64 {
+	cs, err := f.Changes(ctx, since)
+	if err != nil {
+		if ctx.Err() == nil {
+			m.logf("change feed: %v", err)
+		}
+		return since
+	}
+	if cs.Reset {
+		m.fill.syncAll()
+		return cs.Rev
+	}
+	for _, k := range cs.Keys {
+		if e, err := m.st.Get(ctx, k.Category, k.Name); err == nil {
+			m.fill.add(IndexedText(e.Name, e.Content)) // a cached text costs a lookup
+		}
+	}
+	return cs.Rev
 }
 
 // warm builds the index ahead of the first retrieve and records what it
