@@ -39,13 +39,14 @@
 //
 // # Background work
 //
-// Start, for servers: the index is built on its own goroutine; changes made
-// behind the Memory's back are followed through the store's
-// store.ChangeFeed when it has one, and a folder store's watch; with an
-// embedder (Options.Engine.Vectors an *embed/cache.Cache), one goroutine
-// fills missing vectors from a bounded queue fed by the Memory's own
-// writes, and with a whole-index sync at start, after outside changes and
-// when the queue overflows. Writers never wait for it.
+// Start, for servers: the index is built on its own goroutine, and a
+// folder store's watch is started (an outside edit nudges the index). With
+// an embedder (Options.Engine.Vectors an *embed/cache.Cache), one
+// goroutine fills missing vectors from a bounded queue fed by the
+// Memory's own writes and, when the store has a store.ChangeFeed, by the
+// entries the feed names; a whole-index sync runs at start, after a
+// watched outside edit, when the feed lost track and when the queue
+// overflows. Writers never wait for it and start no goroutines.
 //
 // # Caveats
 //
