@@ -58,12 +58,36 @@ func NewServer(m *service.Memory, opts Options) *mcp.Server {
 	return srv
 }
 
-// Version is the module version the binary was built from.
+// Version is the module version the binary was built from: the release
+// tag for `go install ...@version`, else "dev" with the commit it was
+// built from when the build recorded one ("dev+339d3da0c1f2-dirty").
 func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
-	return "dev"
+	v, rev, dirty := "dev", "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += "+" + rev
+		if dirty {
+			v += "-dirty"
+		}
+	}
+	return v
 }
 
 // Register adds recall's tools to srv: retrieve, add, append, edit, get,
