@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -250,5 +251,30 @@ func TestRetrieveReportsUnreadable(t *testing.T) {
 	o := newCLI(t, nil).run("--store", dir, "retrieve", "海边")
 	if o.code != 0 || !strings.Contains(o.stderr, "skipped ") || !strings.Contains(o.stderr, "broken.md") || o.stdout == "" {
 		t.Errorf("retrieve over an unreadable entry: %+v", o)
+	}
+}
+
+// On a terminal, get ends with a line break even when the content has
+// none, so the prompt does not start on its last line; in a pipe the
+// content stays byte for byte. The terminal comes from script(1).
+func TestGetNewlineOnTerminal(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give the command a terminal")
+	}
+	dir := filepath.Join(t.TempDir(), "m")
+	c := newCLI(t, nil)
+	c.ok("--store", dir, "add", "a", "b", "--content", "no newline")
+	if out := c.ok("--store", dir, "get", "a", "b"); out != "no newline" {
+		t.Errorf("get in a pipe: %q", out)
+	}
+	cmd := exec.Command(scriptBin, "-qec", recallBinary(t)+" --store '"+dir+"' get a b", "/dev/null")
+	cmd.Env = childEnv(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("script(1) could not run here: %v", err)
+	}
+	if got := strings.ReplaceAll(string(out), "\r\n", "\n"); got != "no newline\n" {
+		t.Errorf("get on a terminal: %q", out)
 	}
 }
