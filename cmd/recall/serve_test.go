@@ -166,6 +166,9 @@ func TestServeRetrieveMatchesCLI(t *testing.T) {
 		{`{"query": "周末安排", "budget_tokens": 150, "explain": true}`, []string{"--budget", "150", "--explain", "周末安排"}},
 		{`{"query": "peanut allergy <sauce> & more", "limit": 2, "expand_links": true}`, []string{"--limit", "2", "peanut allergy <sauce> & more"}},
 		{`{"query": "？！..."}`, []string{"？！..."}},
+		{`{"query": "海边", "categories": ["trips", "ideas"], "tags": ["海边", "plan"], "limit": 2, "explain": true}`,
+			[]string{"--category", "trips", "--category", "ideas", "--tag", "海边", "--tag", "plan", "--limit", "2", "--explain", "海边"}},
+		{`{"query": "海边", "min_score": -1}`, []string{"--min-score", "-1", "海边"}},
 	}
 	stores := sampleStores(t)
 	for _, backend := range []string{"fs", "bolt"} {
