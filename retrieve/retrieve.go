@@ -60,17 +60,6 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	}
 	res.EmbeddingUsed = fused
 
-	seq := make([]Item, 0, len(hits))
-	var isHit, injected map[Ref]bool
-	var unresolved map[string]bool
-	if !req.NoLinks {
-		isHit = make(map[Ref]bool, len(hits))
-		for _, h := range hits {
-			isHit[Ref{h.doc.Category, h.doc.Name}] = true
-		}
-		injected = map[Ref]bool{}
-		unresolved = map[string]bool{}
-	}
 	var fusedMatched [][]string
 	if fused {
 		// The fused path keeps no masks: look the terms up per hit.
@@ -79,6 +68,8 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 			fusedMatched[i] = snap.MatchedTerms(h.doc, terms)
 		}
 	}
+	items := make([]Item, len(hits))
+	docs := make([]*index.Doc, len(hits))
 	for i, h := range hits {
 		matched := h.matched // the BM25 path learnt them while scoring
 		if fused {
@@ -87,7 +78,7 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 		if matched == nil {
 			matched = []string{}
 		}
-		seq = append(seq, Item{
+		items[i] = Item{
 			Source:       SourceHit,
 			Category:     h.doc.Category,
 			Name:         h.doc.Name,
@@ -97,13 +88,51 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 			CosScore:     h.cos,
 			MatchedTerms: matched,
 			TokensEst:    h.doc.TokensEst(),
-		})
-		if req.NoLinks {
+		}
+		docs[i] = h.doc
+	}
+	expand(res, snap, items, docs, req)
+	return res, nil
+}
+
+// Expand completes a result from hits chosen by the caller (for example
+// the engine's ranking filtered by category or tag): SPEC §7 steps 3 to 5,
+// exactly as Retrieve runs them — one-hop links of each hit injected after
+// it, unresolved links collected, then the token budget. Hits whose entry
+// is no longer in snap keep their place but inject no links.
+func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
+	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
+	docs := make([]*index.Doc, len(hits))
+	for i, h := range hits {
+		docs[i] = snap.Lookup(h.Category, h.Name)
+	}
+	expand(res, snap, hits, docs, req)
+	return res
+}
+
+// expand is steps 3 to 5 of SPEC §7 over the hit items and their
+// documents (docs[i] may be nil: no links then).
+func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, req Request) {
+	seq := make([]Item, 0, len(hits))
+	var isHit, injected map[Ref]bool
+	var unresolved map[string]bool
+	if !req.NoLinks {
+		isHit = make(map[Ref]bool, len(hits))
+		for _, h := range hits {
+			isHit[Ref{h.Category, h.Name}] = true
+		}
+		injected = map[Ref]bool{}
+		unresolved = map[string]bool{}
+	}
+	for i, h := range hits {
+		seq = append(seq, h)
+		self := docs[i]
+		if req.NoLinks || self == nil {
 			continue
 		}
-		via := &Ref{h.doc.Category, h.doc.Name}
-		for _, l := range ParseLinks(h.doc.Category, h.doc.Content) {
-			d, outcome := resolveLink(snap, h.doc, l)
+		via := &Ref{self.Category, self.Name}
+		for _, l := range ParseLinks(self.Category, self.Content) {
+			d, outcome := resolveLink(snap, self, l)
 			switch outcome {
 			case linkInside, linkAttachment:
 				continue
@@ -130,7 +159,6 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 	applyBudget(res, seq, req.Budget, req.Explain)
-	return res, nil
 }
 
 // hit is a scored document before it becomes an Item.

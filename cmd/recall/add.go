@@ -1,18 +1,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
-	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 type addOptions struct {
@@ -73,34 +71,21 @@ func (o *addOptions) run(cmd *cobra.Command, category, name string) error {
 	if err := store.ValidateContent(content); err != nil {
 		return err
 	}
-	return o.app.withStore(ctx, create, func(st store.Store) error {
-		return o.put(ctx, st, store.Entry{Category: category, Name: name, Content: content}, tags)
-	})
-}
-
-func (o *addOptions) put(ctx context.Context, st store.Store, e store.Entry, tags []string) error {
-	verb := "updated"
-	old, err := st.Get(ctx, e.Category, e.Name)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		verb = "added"
-	case errors.Is(err, fsstore.ErrMalformed):
-		// A hand-edited file that cannot be parsed: replacing it is the fix,
-		// but there is no metadata to keep.
-		old = store.Entry{}
-	case err != nil:
-		return err
-	}
-	e.Meta = old.Meta
-	e.Meta.Updated = time.Time{} // the backend stamps the write
+	req := service.AddRequest{Category: category, Name: name, Content: content}
 	if o.tagsSet {
-		e.Meta.Tags = tags
+		req.Tags = tags
+		if req.Tags == nil {
+			req.Tags = []string{}
+		}
 	}
-	if err := st.Put(ctx, e); err != nil {
-		return err
-	}
-	fmt.Fprintf(o.app.stderr, "%s %s\n", verb, e.Key())
-	return nil
+	return o.app.withMemory(ctx, create, nil, func(m *service.Memory) error {
+		c, err := m.Add(ctx, req)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.app.stderr, "%s %s\n", c.Status, store.Key{Category: c.Category, Name: c.Name})
+		return nil
+	})
 }
 
 // cleanTags drops repeated tags, keeping the first spelling's position.

@@ -9,16 +9,20 @@
 // Commands:
 //
 //	add CATEGORY NAME   add or update an entry (--content TEXT, --file F, or stdin; --tag T)
+//	append CATEGORY NAME  add text at the end of an entry (--text TEXT, --file F, or stdin)
+//	edit CATEGORY NAME  replace one exact passage (--old TEXT --new TEXT)
 //	get CATEGORY NAME   print an entry's content exactly (--json: with metadata, one line)
 //	rm CATEGORY NAME    remove an entry (a missing one is an error)
-//	ls [CATEGORY]       list category:name, sorted (--long, --json)
+//	ls [CATEGORY]       list category:name, sorted (--long, --json; --limit N --cursor C for pages)
+//	categories          the categories with their number of entries (--json)
 //	retrieve QUERY      the relevant entries within a token budget
 //	                    (--limit N, --budget N | --no-budget, --no-links, --explain,
-//	                    --segmenter auto|on|off, --json)
+//	                    --segmenter auto|on|off, --category C, --tag T, --min-score S, --json)
 //	reindex             build the index once; report entries, skips and time
 //	import PATH         import a folder of markdown files (an Obsidian vault) or a .jsonl file
-//	mcp                 serve agent hosts over MCP on stdio (tools retrieve, add, get, delete, list)
-//	serve               serve an HTTP JSON API (--addr, --token, --quiet)
+//	mcp                 serve agent hosts over MCP on stdio (tools retrieve, add, append, edit,
+//	                    get, delete, list, categories)
+//	serve               serve an HTTP JSON API (--addr, --token, --allow-host, --quiet)
 //
 // Examples:
 //
@@ -43,8 +47,9 @@
 // %LocalAppData%\recall\memory on Windows. A leading "~" is expanded even
 // when the shell did not (a quoted RECALL_STORE).
 //
-// add and import create a missing store (and a bolt file's parent
-// folders, mode 0700). Every other command fails when the store does not
+// add, import and the servers create a missing store, but never the
+// folders above it: a mistyped --store is an error (only the per-user
+// default location gets its parent folders, mode 0700). Every other command fails when the store does not
 // exist, rather than create an empty one and answer from it: a mistyped
 // path should be noticed, not answered with "nothing found".
 //
@@ -112,6 +117,8 @@
 // go through the server. The retrieve answer of POST /v1/retrieve is byte
 // for byte what `recall retrieve --json` prints for the same options; the
 // MCP retrieve tool returns the same object as structured content, with a
-// compact text rendering beside it for the model. memory.go holds what
-// both servers share, mcp.go and serve.go one protocol each.
+// compact text rendering beside it for the model. The operations live in
+// package service (service.Memory), the HTTP handler in service/httpapi
+// and the MCP tools in service/mcptools; this package parses flags and
+// wires them (memory.go builds a Memory from the flags).
 package main

@@ -87,14 +87,26 @@ func vectorCache(st store.Store, emb embed.Embedder, opts cache.Options) *cache.
 	return cache.New(emb, be, opts)
 }
 
+// validate checks the flags that need no embedder to be checked: --alpha
+// outside (0, 1] is a mistake whether or not an embedder is chosen.
+func (f *embedderFlags) validate() error {
+	if f.cmd == nil || f.cmd.Flags().Lookup("alpha") == nil || !f.cmd.Flags().Changed("alpha") {
+		return nil
+	}
+	if !(f.alpha > 0 && f.alpha <= 1) {
+		return usagef(f.cmd, "--alpha %v is outside (0, 1]", f.alpha)
+	}
+	return nil
+}
+
 // engineOptions adds the embedding path to opts when an embedder is chosen.
 func (f *embedderFlags) engineOptions(a *app, st store.Store, opts retrieve.Options) (retrieve.Options, error) {
+	if err := f.validate(); err != nil {
+		return opts, err
+	}
 	emb, err := f.build(a)
 	if err != nil || emb == nil {
 		return opts, err
-	}
-	if f.alpha != 0 && (f.alpha < 0 || f.alpha > 1) {
-		return opts, usagef(f.cmd, "--alpha %v is outside (0, 1]", f.alpha)
 	}
 	opts.Embedder = emb
 	opts.Vectors = vectorCache(st, emb, cache.Options{})

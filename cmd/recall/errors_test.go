@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +25,14 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"ls", "a", "b"}, "ls takes at most one CATEGORY"},
 		{[]string{"reindex", "x"}, "reindex takes no arguments"},
 		{[]string{"retrieve"}, "retrieve takes a QUERY"},
-		{[]string{"retrieve", "--limit", "0", "q"}, "--limit must be at least 1"},
+		{[]string{"retrieve", "--limit", "0", "q"}, "--limit must be between 1 and 1000"},
+		{[]string{"retrieve", "--alpha", "1.5", "q"}, "--alpha 1.5 is outside (0, 1]"},
+		{[]string{"retrieve", "--alpha", "0", "q", "--embedder", "hash"}, "--alpha 0 is outside (0, 1]"},
+		{[]string{"serve", "--alpha", "-1"}, "--alpha -1 is outside (0, 1]"},
+		{[]string{"serve", "--addr", "notanaddr"}, `--addr "notanaddr" is not a HOST:PORT address`},
+		{[]string{"serve", "--token", " s3cret "}, "surrounding whitespace"},
+		{[]string{"ls", "--limit", "0"}, "--limit must be between 1 and 10000"},
+		{[]string{"edit", "a", "b", "--new", "x"}, "--old must give the text"},
 		{[]string{"retrieve", "--limit", "many", "q"}, `invalid argument "many"`},
 		{[]string{"retrieve", "--budget", "0", "q"}, "--no-budget"},
 		{[]string{"retrieve", "--budget", "50", "--no-budget", "q"}, "--budget and --no-budget exclude each other"},
@@ -203,5 +211,70 @@ func TestOneLine(t *testing.T) {
 		if got := oneLine(tt.in); got != tt.want {
 			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// A store path with a typo in its folders creates nothing (SPEC §8): the
+// store itself may be created, never the folders above it.
+func TestStoreTypoCreatesNoFolders(t *testing.T) {
+	base := t.TempDir()
+	for _, p := range []string{"nonexistent/dir/x.db", "nonexistent/dir/memory"} {
+		path := filepath.Join(base, p)
+		for _, args := range [][]string{{"add", "a", "b", "--content", "x"}, {"mcp"}, {"serve", "--addr", "127.0.0.1:0"}} {
+			o := newCLI(t, nil).runIn(strings.NewReader(""), append([]string{"--store", path}, args...)...)
+			msg := checkFailure(t, o, exitFailure, args)
+			if !strings.Contains(msg, "does not exist") {
+				t.Errorf("%s %v: %s", p, args, msg)
+			}
+			if _, err := os.Stat(filepath.Join(base, "nonexistent")); err == nil {
+				t.Fatalf("%s %v created the missing folders", p, args)
+			}
+		}
+	}
+	// The store itself is created when its folder exists.
+	newCLI(t, nil).ok("--store", filepath.Join(base, "new.db"), "add", "a", "b", "--content", "x")
+}
+
+func TestVersion(t *testing.T) {
+	if out := newCLI(t, nil).ok("--version"); !strings.HasPrefix(out, "recall ") || !strings.HasSuffix(out, "\n") {
+		t.Errorf("--version: %q", out)
+	}
+}
+
+// retrieve says which entries it could not read (issue 9), on stderr, and
+// still answers from the rest.
+func TestRetrieveReportsUnreadable(t *testing.T) {
+	dir := copySample(t)
+	if err := os.WriteFile(filepath.Join(dir, "notes", "broken.md"), []byte("---\ntags: [unclosed\n---\nquokka"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := newCLI(t, nil).run("--store", dir, "retrieve", "海边")
+	if o.code != 0 || !strings.Contains(o.stderr, "skipped ") || !strings.Contains(o.stderr, "broken.md") || o.stdout == "" {
+		t.Errorf("retrieve over an unreadable entry: %+v", o)
+	}
+}
+
+// On a terminal, get ends with a line break even when the content has
+// none, so the prompt does not start on its last line; in a pipe the
+// content stays byte for byte. The terminal comes from script(1).
+func TestGetNewlineOnTerminal(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give the command a terminal")
+	}
+	dir := filepath.Join(t.TempDir(), "m")
+	c := newCLI(t, nil)
+	c.ok("--store", dir, "add", "a", "b", "--content", "no newline")
+	if out := c.ok("--store", dir, "get", "a", "b"); out != "no newline" {
+		t.Errorf("get in a pipe: %q", out)
+	}
+	cmd := exec.Command(scriptBin, "-qec", recallBinary(t)+" --store '"+dir+"' get a b", "/dev/null")
+	cmd.Env = childEnv(t)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("script(1) could not run here: %v", err)
+	}
+	if got := strings.ReplaceAll(string(out), "\r\n", "\n"); got != "no newline\n" {
+		t.Errorf("get on a terminal: %q", out)
 	}
 }

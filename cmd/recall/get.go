@@ -1,12 +1,12 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
 
@@ -21,7 +21,8 @@ func newGetCmd(a *app) *cobra.Command {
 		Use:   "get CATEGORY NAME",
 		Short: "Print an entry's content",
 		Long: `Get prints the content of CATEGORY:NAME to stdout exactly as stored, with
-nothing added. --json prints the entry with its metadata as one line of JSON,
+nothing added (on a terminal, a final line break when the content has none).
+--json prints the entry with its metadata as one line of JSON,
 the same shape import reads from a .jsonl file.`,
 		Example: `  recall get trips 三亚之行
   recall get --json people alice >> backup.jsonl`,
@@ -39,27 +40,21 @@ func (o *getOptions) run(cmd *cobra.Command, category, name string) error {
 	if err := store.ValidateKey(category, name); err != nil {
 		return err
 	}
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		e, err := st.Get(ctx, category, name)
-		if errors.Is(err, store.ErrNotFound) {
-			return notFound(category, name)
-		}
+	return o.app.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
+		e, err := m.Get(ctx, category, name)
 		if err != nil {
 			return err
 		}
 		if o.json {
-			return writeJSON(o.app.stdout, entryJSON{
-				Category: e.Category, Name: e.Name, Content: e.Content, Meta: metaObject(e.Meta),
-			}, "")
+			return service.WriteJSON(o.app.stdout, service.EntryFor(e), "")
 		}
-		_, err = io.WriteString(o.app.stdout, e.Content)
+		content := e.Content
+		if isTerminal(o.app.stdout) && !strings.HasSuffix(content, "\n") {
+			// A prompt must not start at the end of the last line; a pipe
+			// gets the content byte for byte.
+			content += "\n"
+		}
+		_, err = io.WriteString(o.app.stdout, content)
 		return err
 	})
-}
-
-// notFound is the error of get and rm for a missing entry. The backends'
-// own messages carry the operation ("get x:y: entry not found"), which is
-// noise on a command line that already says it.
-func notFound(category, name string) error {
-	return fmt.Errorf("%s: %w", store.Key{Category: category, Name: name}, store.ErrNotFound)
 }

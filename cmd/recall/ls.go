@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -12,14 +11,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
 
 type lsOptions struct {
-	app  *app
-	json bool
-	long bool
+	app    *app
+	json   bool
+	long   bool
+	limit  int
+	cursor string
 }
 
 func newLsCmd(a *app) *cobra.Command {
@@ -32,10 +33,14 @@ order), optionally only those of CATEGORY. --long adds tab-separated columns:
 estimated tokens (as retrieve counts them), the updated date, and the tags.
 --json prints one array of {category, name, tokens_est, meta}.
 
+--limit N prints one page of at most N entries; when there are more, the
+command that prints the next page (with --cursor) goes to stderr.
+
 Entries the store cannot read (a hand-edited file with broken front matter) are
 reported on stderr and left out, and the exit status is then 1 (as ls(1) does).`,
 		Example: `  recall ls
-  recall ls trips --long`,
+  recall ls trips --long
+  recall ls --limit 100 --cursor dHJpcHMA5LiJ5Lqa`,
 		Args: rangeArgs(0, 1, "at most one CATEGORY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			category := ""
@@ -45,20 +50,21 @@ reported on stderr and left out, and the exit status is then 1 (as ls(1) does).`
 					return err
 				}
 			}
+			if cmd.Flags().Changed("limit") || o.cursor != "" {
+				if o.limit < 1 || o.limit > service.MaxListLimit {
+					return usagef(cmd, "--limit must be between 1 and %d, got %d", service.MaxListLimit, o.limit)
+				}
+				return o.page(cmd.Context(), category)
+			}
 			return o.run(cmd.Context(), category)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "print a JSON array")
 	f.BoolVarP(&o.long, "long", "l", false, "add tokens, updated date and tags")
+	f.IntVarP(&o.limit, "limit", "n", service.DefaultListLimit, "print one page of at most `N` entries")
+	f.StringVar(&o.cursor, "cursor", "", "continue after the page that printed this `CURSOR`")
 	return cmd
-}
-
-type lsItem struct {
-	Category  string         `json:"category"`
-	Name      string         `json:"name"`
-	TokensEst int            `json:"tokens_est"`
-	Meta      map[string]any `json:"meta,omitempty"`
 }
 
 func (o *lsOptions) run(ctx context.Context, category string) error {
@@ -67,7 +73,7 @@ func (o *lsOptions) run(ctx context.Context, category string) error {
 			entries []store.Entry
 			skipped int
 		)
-		err := eachEntry(ctx, st, func(e store.Entry) {
+		err := service.EachEntry(ctx, st, func(e store.Entry) {
 			if category == "" || e.Category == category {
 				entries = append(entries, e)
 			}
@@ -96,11 +102,11 @@ func (o *lsOptions) write(entries []store.Entry) error {
 	})
 	switch {
 	case o.json:
-		items := make([]lsItem, 0, len(entries))
+		items := make([]service.ListItem, 0, len(entries))
 		for _, e := range entries {
-			items = append(items, lsItem{e.Category, e.Name, tokensEst(e), metaObject(e.Meta)})
+			items = append(items, service.ListItem{Category: e.Category, Name: e.Name, TokensEst: service.TokensEst(e), Meta: service.MetaObject(e.Meta)})
 		}
-		return writeJSON(o.app.stdout, items, "  ")
+		return service.WriteJSON(o.app.stdout, items, "  ")
 	case o.long:
 		return writeLong(o.app.stdout, entries)
 	default:
@@ -123,29 +129,54 @@ func writeLong(w io.Writer, entries []store.Entry) error {
 		if tags == "" {
 			tags = "-"
 		}
-		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", e.Key(), tokensEst(e), updated, tags); err != nil {
+		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", e.Key(), service.TokensEst(e), updated, tags); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// tokensEst is the estimate retrieve charges against the budget for e.
-func tokensEst(e store.Entry) int { return index.EstTokens(e.Name + "\n" + e.Content) }
-
-// eachEntry walks the store, passing entries to fn and unreadable ones to
-// skip. Only a failure of the walk as a whole (a cancelled context, a
-// closed store) ends it with an error.
-func eachEntry(ctx context.Context, st store.Store, fn func(store.Entry), skip func(error)) error {
-	for e, err := range st.All(ctx) {
+// page prints one page of the list through the service, and on stderr how
+// to get the next.
+func (o *lsOptions) page(ctx context.Context, category string) error {
+	return o.app.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
+		p, err := m.List(ctx, service.ListRequest{Category: category, Limit: o.limit, Cursor: o.cursor})
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
-				return err
-			}
-			skip(err)
-			continue
+			return err
 		}
-		fn(e)
-	}
-	return ctx.Err()
+		w := o.app.stdout
+		switch {
+		case o.json:
+			err = service.WriteJSON(w, p.Entries, "  ")
+		default:
+			for _, it := range p.Entries {
+				key := store.Key{Category: it.Category, Name: it.Name}.String()
+				if !o.long {
+					_, err = fmt.Fprintln(w, key)
+				} else {
+					updated, tags := "-", "-"
+					if u, ok := it.Meta[service.MetaUpdated].(string); ok && len(u) >= 10 {
+						updated = u[:10]
+					}
+					if t, ok := it.Meta[service.MetaTags].([]string); ok && len(t) > 0 {
+						tags = strings.Join(t, ",")
+					}
+					_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", key, it.TokensEst, updated, tags)
+				}
+				if err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if p.NextCursor != "" {
+			fmt.Fprintf(o.app.stderr, "%d of %d shown; next page: --cursor %s\n", len(p.Entries), p.Total, p.NextCursor)
+		}
+		if p.Skipped > 0 {
+			return fmt.Errorf("ls: %s could not be read", plural(p.Skipped, "entry", "entries"))
+		}
+		return nil
+	})
 }

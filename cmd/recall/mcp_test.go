@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/recallhq/recall/service"
 	"io"
 	"os"
 	"os/exec"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service/mcptools"
 )
 
 var (
@@ -216,7 +218,7 @@ func TestMCPOverStdio(t *testing.T) {
 
 			// add, then the write is visible to retrieve, get and list.
 			note := map[string]any{"category": "notes", "name": "mcp test", "content": "A zebra crossing near [[people:小雨]]'s place.", "tags": []string{"t1"}}
-			var wr changeResult
+			var wr service.Change
 			if text := p.ok(t, "add", note, &wr); wr.Status != "added" || text != "added notes:mcp test" {
 				t.Errorf("add: %+v, text %q", wr, text)
 			}
@@ -227,7 +229,7 @@ func TestMCPOverStdio(t *testing.T) {
 			if len(got.Items) < 2 || got.Items[0].Name != "mcp test" || got.Items[1].Name != "小雨" || got.Items[1].Source != retrieve.SourceLink {
 				t.Errorf("retrieve after add: %+v", got.Items)
 			}
-			var e entryJSON
+			var e service.Entry
 			text = p.ok(t, "get", map[string]any{"category": "notes", "name": "mcp test"}, &e)
 			if e.Content != note["content"] || fmt.Sprint(e.Meta["tags"]) != "[t1]" || e.Meta["created"] == nil {
 				t.Errorf("get: %+v", e)
@@ -235,17 +237,23 @@ func TestMCPOverStdio(t *testing.T) {
 			if !strings.HasPrefix(text, "notes:mcp test (tags: t1; created ") || !strings.HasSuffix(text, "\n"+e.Content) {
 				t.Errorf("get text: %q", text)
 			}
-			var l listResult
+			var l service.ListPage
 			text = p.ok(t, "list", map[string]any{"category": "notes"}, &l)
-			if !slices.ContainsFunc(l.Entries, func(it lsItem) bool { return it.Name == "mcp test" }) || l.Total != len(l.Entries) || l.Truncated {
+			if !slices.ContainsFunc(l.Entries, func(it service.ListItem) bool { return it.Name == "mcp test" }) || l.Total != len(l.Entries) {
 				t.Errorf("list notes: %+v", l)
 			}
 			if !strings.Contains(text, "notes:mcp test (") || !strings.Contains(text, "tags: t1") {
 				t.Errorf("list text: %q", text)
 			}
 			p.ok(t, "list", map[string]any{"limit": 3}, &l)
-			if len(l.Entries) != 3 || !l.Truncated || l.Total <= 3 {
-				t.Errorf("list with limit 3: %d entries, total %d, truncated %v", len(l.Entries), l.Total, l.Truncated)
+			if len(l.Entries) != 3 || l.NextCursor == "" || l.Total <= 3 {
+				t.Errorf("list with limit 3: %d entries, total %d, next %q", len(l.Entries), l.Total, l.NextCursor)
+			}
+			first := l.Entries
+			var l2 service.ListPage
+			p.ok(t, "list", map[string]any{"limit": 3, "cursor": l.NextCursor}, &l2)
+			if len(l2.Entries) == 0 || l2.Entries[0].Category+l2.Entries[0].Name <= first[2].Category+first[2].Name {
+				t.Errorf("second page %+v after %+v", l2.Entries, first)
 			}
 
 			// delete, and the entry is gone everywhere.
@@ -292,6 +300,13 @@ func checkToolList(t *testing.T, p *mcpProcess) {
 		if tool.OutputSchema == nil {
 			t.Errorf("tool %s has no output schema", tool.Name)
 		}
+		// Plain JSON types only: a ["null", "integer"] union makes real
+		// clients (the MCP Inspector) send numbers as strings.
+		for name, prop := range schema["properties"].(map[string]any) {
+			if typ, ok := prop.(map[string]any)["type"].(string); !ok || typ == "null" {
+				t.Errorf("tool %s: property %s has type %v, want one plain JSON type", tool.Name, name, prop.(map[string]any)["type"])
+			}
+		}
 		if tool.Name == "retrieve" {
 			props := schema["properties"].(map[string]any)
 			budget := props["budget_tokens"].(map[string]any)
@@ -304,7 +319,7 @@ func checkToolList(t *testing.T, p *mcpProcess) {
 		}
 	}
 	slices.Sort(names)
-	if got := strings.Join(names, " "); got != "add delete get list retrieve" {
+	if got := strings.Join(names, " "); got != "add append categories delete edit get list retrieve" {
 		t.Errorf("tools: %s", got)
 	}
 }
@@ -425,7 +440,7 @@ func waitForHit(t *testing.T, p *mcpProcess, query, name string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("retrieve %q still does not find %q: %+v", query, name, res.Items)
+			t.Fatalf("retrieve %q still does not find %q: %+v; stderr:\n%s", query, name, res.Items, p.stderr)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -534,12 +549,12 @@ func TestServersStartLazily(t *testing.T) {
 	}
 	a := &app{getenv: func(string) string { return "" }}
 	st := openFS(t, copySample(t), nil)
-	m, err := a.newMemory(context.Background(), st, &engineFlags{analysis: analyzerFlags{segmenter: "on"}}, nil)
+	m, err := a.newMemory(st, &engineFlags{analysis: analyzerFlags{segmenter: "on"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.close()
-	srv := newMCPServer(m, io.Discard, nil)
+	defer m.Close()
+	srv := mcptools.NewServer(m, mcptools.Options{})
 	ct, stt := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), stt, nil)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
 
@@ -20,14 +21,18 @@ import (
 type retrieveOptions struct {
 	app *app
 
-	limit    int
-	budget   int
-	noBudget bool
-	noLinks  bool
-	explain  bool
-	analysis analyzerFlags
-	json     bool
-	embedder embedderFlags
+	limit     int
+	budget    int
+	noBudget  bool
+	noLinks   bool
+	explain   bool
+	analysis  analyzerFlags
+	json      bool
+	embedder  embedderFlags
+
+	categories []string
+	tags       []string
+	minScore   float64
 }
 
 func newRetrieveCmd(a *app) *cobra.Command {
@@ -49,13 +54,7 @@ unresolved_links, and dropped with --explain).
 --segmenter defaults to off here: dictionary segmentation (gse) needs about two
 seconds and over 100 MB of memory to load its dictionary, more than most
 one-shot queries are worth; bigrams need nothing. Use auto or on for better
-Chinese word boundaries when that cost is acceptable.
-
---analyzer chooses how text becomes terms (default $RECALL_ANALYZER, else
-english-stop): english-stop stems English words (Snowball: "running" matches
-"runs") and ignores stop words ("the", "of"); english only stems; spec is the
-plain SPEC tokenizer. Chinese is read alike by all three. Matched terms are
-shown as the words of the query, not as stems.`,
+Chinese word boundaries when that cost is acceptable.`,
 		Example: `  recall retrieve 想去海边玩
   recall retrieve "peanut allergy" --limit 3 --no-budget
   recall retrieve 周末 --budget 200 --explain
@@ -81,13 +80,16 @@ shown as the words of the query, not as stems.`,
 	f.BoolVar(&o.explain, "explain", false, "also show the items the budget dropped")
 	o.analysis.register(cmd, "CJK segmentation `MODE`: auto, on or off (see above)")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
+	f.StringArrayVar(&o.categories, "category", nil, "only hits from `CATEGORY` (repeat for any of several; links may leave it)")
+	f.StringArrayVar(&o.tags, "tag", nil, "only hits tagged `TAG` (repeat for any of several)")
+	f.Float64Var(&o.minScore, "min-score", service.DefaultMinScore, "with an embedder, drop hits that match no query word and whose cosine similarity is below `S` (-1..1; -1 keeps all)")
 	o.embedder.register(cmd, true)
 	return cmd
 }
 
 func (o *retrieveOptions) validate(cmd *cobra.Command) error {
-	if o.limit < 1 {
-		return usagef(cmd, "--limit must be at least 1, got %d", o.limit)
+	if o.limit < 1 || o.limit > service.MaxLimit {
+		return usagef(cmd, "--limit must be between 1 and %d, got %d", service.MaxLimit, o.limit)
 	}
 	if o.noBudget && cmd.Flags().Changed("budget") {
 		return usagef(cmd, "--budget and --no-budget exclude each other")
@@ -95,49 +97,49 @@ func (o *retrieveOptions) validate(cmd *cobra.Command) error {
 	if o.budget < 1 {
 		return usagef(cmd, "--budget must be at least 1, got %d (use --no-budget for none)", o.budget)
 	}
-	return o.analysis.validate(cmd, o.app)
-}
-
-// engineOptions builds the Engine's options from the flags.
-func (o *retrieveOptions) engineOptions() (retrieve.Options, error) {
-	an, err := o.analysis.build(o.app)
-	if err != nil {
-		return retrieve.Options{}, err
+	if err := o.analysis.validate(cmd, o.app); err != nil {
+		return err
 	}
-	return retrieve.Options{Analyzer: an}, nil
+	return o.embedder.validate()
 }
 
-func (o *retrieveOptions) request(query string) retrieve.Request {
-	req := retrieve.Request{Query: query, Limit: o.limit, Budget: o.budget, NoLinks: o.noLinks, Explain: o.explain}
+// params turns the flags into the service's retrieve parameters, the
+// ones the HTTP API and the MCP tool take, so all three answer alike.
+func (o *retrieveOptions) params(query string) service.RetrieveParams {
+	budget := o.budget
 	if o.noBudget {
-		req.Budget = retrieve.Unlimited
+		budget = 0 // no cap
 	}
-	return req
+	links := !o.noLinks
+	p := service.RetrieveParams{Query: query, Limit: &o.limit, BudgetTokens: &budget, ExpandLinks: &links,
+		Explain: o.explain, Categories: o.categories, Tags: o.tags}
+	if o.minScore != service.DefaultMinScore {
+		p.MinScore = &o.minScore
+	}
+	return p
 }
 
 func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 	ctx := cmd.Context()
-	opts, err := o.engineOptions()
-	if err != nil {
-		return err
-	}
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		opts, err := o.embedder.engineOptions(o.app, st, opts)
+	f := &engineFlags{analysis: o.analysis, embedder: o.embedder}
+	return o.app.withMemory(ctx, mustExist, f, func(m *service.Memory) error {
+		// Build the index here rather than lazily, to say on stderr which
+		// entries it could not read instead of leaving them out silently.
+		stats, err := m.Engine().Rebuild(ctx)
 		if err != nil {
 			return err
 		}
-		res, err := retrieve.New(st, opts).Retrieve(ctx, o.request(query))
+		for _, e := range stats.Skipped {
+			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(e.Error()))
+		}
+		res, req, err := m.Retrieve(ctx, o.params(query))
 		if err != nil {
 			return err
 		}
 		if o.json {
-			return writeResultJSON(o.app.stdout, res)
+			return service.WriteResultJSON(o.app.stdout, res)
 		}
-		budget := o.budget
-		if o.noBudget {
-			budget = retrieve.Unlimited
-		}
-		return writeResult(o.app.stdout, res, budget, o.explain, style{on: o.app.color()})
+		return writeResult(o.app.stdout, res, req.Budget, o.explain, style{on: o.app.color()})
 	})
 }
 

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
 
@@ -32,12 +32,8 @@ func (o *rmOptions) run(cmd *cobra.Command, category, name string) error {
 	if err := store.ValidateKey(category, name); err != nil {
 		return err
 	}
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		err := st.Delete(ctx, category, name)
-		if errors.Is(err, store.ErrNotFound) {
-			return notFound(category, name)
-		}
-		if err != nil {
+	return o.app.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
+		if _, err := m.Delete(ctx, category, name); err != nil {
 			return err
 		}
 		fmt.Fprintf(o.app.stderr, "removed %s\n", store.Key{Category: category, Name: name})

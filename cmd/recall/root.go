@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/recallhq/recall/service/mcptools"
 )
 
 // Exit codes: 1 for a failed command, 2 for a command line that could not
@@ -61,6 +63,8 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 			return cmd.Help()
 		},
 	}
+	root.Version = mcptools.Version()
+	root.SetVersionTemplate("recall {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -73,9 +77,12 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 
 	root.AddCommand(
 		newAddCmd(a),
+		newAppendCmd(a),
+		newEditCmd(a),
 		newGetCmd(a),
 		newRmCmd(a),
 		newLsCmd(a),
+		newCategoriesCmd(a),
 		newRetrieveCmd(a),
 		newReindexCmd(a),
 		newEmbedCmd(a),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/recallhq/recall/service/httpapi"
 	"io"
 	"log"
 	"net/http"
@@ -64,22 +65,25 @@ func newServeBench(b *testing.B) *serveBench {
 		}
 	}
 	a := &app{getenv: func(string) string { return "" }}
-	m, err := a.newMemory(ctx, st, &engineFlags{analysis: analyzerFlags{segmenter: "off"}}, log.New(io.Discard, "", 0))
+	m, err := a.newMemory(st, &engineFlags{analysis: analyzerFlags{segmenter: "off"}}, log.New(io.Discard, "", 0))
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := m.eng.Snapshot(ctx); err != nil { // the index is built before timing
+	if _, err := m.Engine().Snapshot(ctx); err != nil { // the index is built before timing
 		b.Fatal(err)
 	}
-	h := newAPI(m, "", nil)
+	h, err := httpapi.New(m, httpapi.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
 	hs := httptest.NewServer(h)
 	tr := &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, ReadBufferSize: 64 << 10}
 	b.Cleanup(func() {
 		tr.CloseIdleConnections()
 		hs.Close()
-		m.close()
+		st.Close()
 	})
-	sb := &serveBench{eng: m.eng, handler: h, base: hs.URL, url: hs.URL + "/v1/retrieve", client: &http.Client{Transport: tr}}
+	sb := &serveBench{eng: m.Engine(), handler: h, base: hs.URL, url: hs.URL + "/v1/retrieve", client: &http.Client{Transport: tr}}
 	for range benchQueries {
 		q := gen.Query(3)
 		body, _ := json.Marshal(map[string]string{"query": q})

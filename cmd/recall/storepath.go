@@ -25,7 +25,7 @@ type openMode int
 
 const (
 	mustExist openMode = iota // read commands: fail with errNoStore
-	create                    // add, import: create it (and a bolt file's parent folders)
+	create                    // add, import, servers: create the store itself (see checkCreatable)
 )
 
 // backend is the kind of store a path names.
@@ -148,17 +148,14 @@ func (a *app) openStore(mode openMode) (store.Store, error) {
 		if mode == mustExist {
 			return nil, fmt.Errorf("%s: %w (add or import something first, or check --store and RECALL_STORE)", path, errNoStore)
 		}
+		if err := a.checkCreatable(path); err != nil {
+			return nil, err
+		}
 	case err != nil:
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	switch backendFor(path, info) {
 	case backendBolt:
-		if info == nil {
-			// Memories are personal: a folder we create is the user's only.
-			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				return nil, fmt.Errorf("create store: %w", err)
-			}
-		}
 		// The default timeout (about a second) turns another process
 		// holding the file into a clear store.ErrLocked, not a hang.
 		return boltstore.Open(path, nil)

@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"bytes"
@@ -52,14 +52,14 @@ func TestResultJSONMatchesEncodingJSON(t *testing.T) {
 func checkResultJSON(t *testing.T, res *retrieve.Result) {
 	t.Helper()
 	var want, got bytes.Buffer
-	if err := writeJSON(&want, res, "  "); err != nil {
+	if err := WriteJSON(&want, res, "  "); err != nil {
 		t.Fatal(err)
 	}
 	b, ok := appendResultJSON(nil, res)
 	if !ok {
 		t.Fatal("appendResultJSON declined a result encoding/json can write")
 	}
-	if err := writeResultJSON(&got, res); err != nil {
+	if err := WriteResultJSON(&got, res); err != nil {
 		t.Fatal(err)
 	}
 	if string(b) != want.String() || got.String() != want.String() {
@@ -71,7 +71,7 @@ func checkResultJSON(t *testing.T, res *retrieve.Result) {
 func TestResultJSONNaN(t *testing.T) {
 	res := &retrieve.Result{Items: []retrieve.Item{{Score: math.NaN()}}}
 	var buf bytes.Buffer
-	if err := writeResultJSON(&buf, res); err == nil || !strings.Contains(err.Error(), "unsupported value") {
+	if err := WriteResultJSON(&buf, res); err == nil || !strings.Contains(err.Error(), "unsupported value") {
 		t.Errorf("NaN score: %v, %q", err, buf.String())
 	}
 }

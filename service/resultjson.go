@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 	"github.com/recallhq/recall/retrieve"
 )
 
-// writeResultJSON writes a retrieve result the one way recall prints it:
+// WriteResultJSON writes a retrieve result the one way recall prints it:
 // `recall retrieve --json` and the HTTP API's POST /v1/retrieve both use
 // it, so a script can switch between them and get the same bytes.
 //
-// The bytes are those of writeJSON(w, res, "  ") (encoding/json, two-space
+// The bytes are those of WriteJSON(w, res, "  ") (encoding/json, two-space
 // indent, no HTML escaping). appendResultJSON produces them directly, about
 // ten times faster than encoding/json's marshal-then-indent, which matters
 // to a server answering thousands of retrieves a second. Should
@@ -25,17 +25,17 @@ import (
 // not know, or a score not be a finite number, encoding/json does the work
 // instead, so the output stays right either way; a test keeps the two
 // identical.
-func writeResultJSON(w io.Writer, res *retrieve.Result) error {
-	return withResultJSON(res, func(b []byte) error {
+func WriteResultJSON(w io.Writer, res *retrieve.Result) error {
+	return WithResultJSON(res, func(b []byte) error {
 		_, err := w.Write(b)
 		return err
 	})
 }
 
-// withResultJSON encodes res as writeResultJSON writes it and passes the
+// WithResultJSON encodes res as WriteResultJSON writes it and passes the
 // bytes to fn, which must not keep them: the buffer is reused. fn is not
 // called when res cannot be encoded.
-func withResultJSON(res *retrieve.Result, fn func([]byte) error) error {
+func WithResultJSON(res *retrieve.Result, fn func([]byte) error) error {
 	buf := resultBufs.Get().(*[]byte)
 	b, ok := appendResultJSON((*buf)[:0], res)
 	if cap(b) <= maxPooledResult { // one huge result must not stay pinned
@@ -46,7 +46,7 @@ func withResultJSON(res *retrieve.Result, fn func([]byte) error) error {
 		return fn(b)
 	}
 	var slow bytes.Buffer
-	if err := writeJSON(&slow, res, "  "); err != nil {
+	if err := WriteJSON(&slow, res, "  "); err != nil {
 		return err
 	}
 	return fn(slow.Bytes())
@@ -81,8 +81,8 @@ var knownShape = sync.OnceValue(func() bool {
 		slices.Equal(tags(reflect.TypeFor[retrieve.Ref]()), refFields)
 })
 
-// appendResultJSON appends res as writeJSON(w, res, "  ") writes it, and
-// reports false when it cannot (see writeResultJSON).
+// appendResultJSON appends res as WriteJSON(w, res, "  ") writes it, and
+// reports false when it cannot (see WriteResultJSON).
 func appendResultJSON(b []byte, res *retrieve.Result) ([]byte, bool) {
 	if res == nil || !knownShape() {
 		return b, false

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/store"
+)
+
+type editOptions struct {
+	app    *app
+	old    string
+	new    string
+	newSet bool
+}
+
+func newEditCmd(a *app) *cobra.Command {
+	o := &editOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "edit CATEGORY NAME --old TEXT --new TEXT",
+		Short: "Replace one exact passage of an entry",
+		Long: `Edit replaces the one occurrence of --old in CATEGORY:NAME's content with
+--new ("" deletes it). When --old does not occur, or occurs more than once,
+nothing is written and the error says so (give more of the surrounding text).
+Tags and dates are kept; the read and the write are one atomic update.`,
+		Example: `  recall edit people alice --old "lives in Porto" --new "lives in Lisbon"`,
+		Args:    exactArgs("CATEGORY", "NAME"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if err := store.ValidateKey(args[0], args[1]); err != nil {
+				return err
+			}
+			if o.old == "" {
+				return usagef(cmd, "--old must give the text to replace")
+			}
+			if !cmd.Flags().Changed("new") {
+				return usagef(cmd, "--new must give the replacement (--new \"\" deletes the text)")
+			}
+			return a.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
+				c, err := m.Edit(ctx, args[0], args[1], o.old, o.new)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stderr, "edited %s\n", store.Key{Category: c.Category, Name: c.Name})
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&o.old, "old", "", "the exact `TEXT` to replace; it must occur once")
+	cmd.Flags().StringVar(&o.new, "new", "", "the replacement `TEXT`")
+	return cmd
+}

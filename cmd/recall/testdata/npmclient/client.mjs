@@ -1,0 +1,43 @@
+// Drives `recall mcp` with the official TypeScript MCP client and prints
+// what every call returned, as one JSON object, for TestMCPWithNPMClient.
+// Usage: node client.mjs RECALL_BINARY STORE_PATH
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const [bin, store] = process.argv.slice(2);
+const transport = new StdioClientTransport({ command: bin, args: ["--store", store, "mcp"], stderr: "inherit" });
+const client = new Client({ name: "recall-npm-test", version: "0" });
+await client.connect(transport);
+
+const out = { tools: {}, calls: [] };
+for (const t of (await client.listTools()).tools) {
+  out.tools[t.name] = { inputSchema: t.inputSchema, hasOutputSchema: !!t.outputSchema };
+}
+
+async function call(name, args) {
+  try {
+    const r = await client.callTool({ name, arguments: args });
+    out.calls.push({ name, args, isError: !!r.isError, text: r.content?.map((c) => c.text).join(""), structured: r.structuredContent ?? null });
+    return r;
+  } catch (e) {
+    out.calls.push({ name, args, thrown: String(e) });
+    return null;
+  }
+}
+
+await call("retrieve", { query: "想去海边玩", limit: 3, budget_tokens: 0, expand_links: true, explain: false });
+await call("retrieve", { query: "海边", limit: 2, budget_tokens: 300, expand_links: false, explain: true, categories: ["trips", "preferences"], tags: ["海边"], min_score: 0.2 });
+await call("add", { category: "notes", name: "npm client", content: "written from node", tags: ["a", "b"] });
+await call("append", { category: "notes", name: "npm client", text: "one more line" });
+await call("edit", { category: "notes", name: "npm client", old_text: "from node", new_text: "by the npm client" });
+await call("get", { category: "notes", name: "npm client" });
+const page = await call("list", { limit: 5 });
+await call("list", { limit: 5, cursor: page?.structuredContent?.next_cursor ?? "" });
+await call("categories", {});
+await call("delete", { category: "notes", name: "npm client" });
+await call("retrieve", { query: "x", limit: 0 });
+await call("edit", { category: "trips", name: "三亚之行", old_text: "no such passage", new_text: "y" });
+await call("get", { category: "notes", name: "npm client" });
+
+await client.close();
+process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,58 @@
+// Package service is recall served to agents: one Memory type that does
+// what the CLI, the HTTP API (service/httpapi) and the MCP tools
+// (service/mcptools) all do, over one store and one retrieve engine, so the
+// three answer alike and each rule lives once.
+//
+// # Basics
+//
+//	m := service.New(st, service.Options{})
+//	m.Start(ctx) // servers: warm the index, follow outside changes, fill vectors
+//	defer m.Close()
+//	m.Add(ctx, service.AddRequest{Category: "people", Name: "Emma", Content: "Designer."})
+//	m.Append(ctx, "people", "Emma", "Moved to Lisbon.")
+//	m.Edit(ctx, "people", "Emma", "Designer.", "Product designer.")
+//	res, req, err := m.Retrieve(ctx, service.RetrieveParams{Query: "Emma", Categories: []string{"people"}})
+//	page, err := m.List(ctx, service.ListRequest{Limit: 100})
+//	cats, err := m.Categories(ctx)
+//
+// Writes: Add is the upsert rule (content replaced; created time, unknown
+// metadata and, unless given, tags kept). Add, Append and Edit read and
+// write the entry in one store.Update, so two clients changing the same
+// entry never lose each other's change, and the engine's index is patched,
+// not rebuilt (see update.go). Edit replaces exactly one occurrence and
+// writes nothing when the text is absent (ErrNoMatch) or ambiguous
+// (ErrAmbiguous). Append to a missing entry is store.ErrNotFound.
+//
+// Retrieve takes the parameters the HTTP API and the MCP tool take and
+// applies SPEC §7's defaults and bounds (MaxLimit, MaxQueryBytes,
+// MaxQueryTerms). Category and tag filters (any-of) are exact: the hits are
+// the best entries that pass, found by widening the engine's ranking.
+// Links of kept hits may leave the filter (they are context, marked "via").
+// MinScore drops hits that matched no query word and whose cosine
+// similarity is below it; by default it is off (DefaultMinScore). The JSON
+// of a result is written by WriteResultJSON, byte for byte what `recall
+// retrieve --json` prints and the HTTP API sends.
+//
+// List pages by (category, name) with an opaque cursor; after Start it
+// pages the in-memory index and reads only the page's entries from the
+// store, so a page costs the same at any store size.
+//
+// # Background work
+//
+// Start, for servers: the index is built on its own goroutine, and a
+// folder store's watch is started (an outside edit nudges the index). With
+// an embedder (Options.Engine.Vectors an *embed/cache.Cache), one
+// goroutine fills missing vectors from a bounded queue fed by the
+// Memory's own writes and, when the store has a store.ChangeFeed, by the
+// entries the feed names; a whole-index sync runs at start, after a
+// watched outside edit, when the feed lost track and when the queue
+// overflows. Writers never wait for it and start no goroutines.
+//
+// # Caveats
+//
+// Write through the Memory (or its Engine), not the store, or the index is
+// rebuilt rather than patched. Health reports the unreadable entries met
+// by the last full build only. A Memory does not own its store: Close
+// stops the background work; the caller closes the store after it.
+// All methods are safe for concurrent use.
+package service

@@ -1,0 +1,76 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/recallhq/recall/store"
+)
+
+// Sentinel errors, wrapped with context; test them with errors.Is. Invalid
+// arguments are *ParamError or *store.FieldError (both name the field), and
+// a missing entry wraps store.ErrNotFound.
+var (
+	// ErrUnavailable is wrapped when the store cannot answer at all (closed,
+	// its folder gone): a server reports it as 503.
+	ErrUnavailable = errors.New("store unavailable")
+	// ErrNoMatch is wrapped by Edit when the text to replace is not in the
+	// entry.
+	ErrNoMatch = errors.New("text not found in the entry")
+	// ErrAmbiguous is wrapped by Edit when the text to replace occurs more
+	// than once.
+	ErrAmbiguous = errors.New("text occurs more than once in the entry")
+)
+
+// ParamError is an argument out of range. Field names it as the HTTP API
+// and the MCP tools spell it ("limit", "budget_tokens").
+type ParamError struct {
+	Field  string
+	Reason string
+	// Err, when set, is a sentinel the error also matches (ErrNoMatch).
+	Err error
+}
+
+func (e *ParamError) Error() string {
+	if e.Field == "" {
+		return e.Reason
+	}
+	return e.Field + " " + e.Reason
+}
+
+// Unwrap returns the sentinel, when there is one, else store.ErrInvalid.
+func (e *ParamError) Unwrap() error {
+	if e.Err != nil {
+		return e.Err
+	}
+	return store.ErrInvalid
+}
+
+func paramf(field, format string, args ...any) *ParamError {
+	return &ParamError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
+// notFound is the error for a missing entry. The backends' own messages
+// carry the operation ("get x:y: entry not found"), which is noise to a
+// caller that already knows it.
+func notFound(category, name string) error {
+	return fmt.Errorf("%s: %w", store.Key{Category: category, Name: name}, store.ErrNotFound)
+}
+
+// plural writes a count with its noun: "1 entry", "2 entries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// oneLine folds a multi-line message (a YAML error, say) into one line.
+func oneLine(s string) string {
+	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.Join(lines, " ")
+}

@@ -1,0 +1,72 @@
+package service_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/recallhq/recall/embed/cache"
+	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/store"
+)
+
+// feedStore is a store with a hand-driven change feed: note records a
+// write made behind the Memory's back and announces it.
+type feedStore struct {
+	store.Store
+	mu   sync.Mutex
+	keys []store.Key
+	ch   chan struct{}
+}
+
+func (f *feedStore) Changes(ctx context.Context, since uint64) (store.ChangeSet, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	rev, err := f.Store.Revision(ctx)
+	cs := store.ChangeSet{Since: since, Rev: rev, Keys: f.keys}
+	f.keys = nil
+	return cs, err
+}
+
+func (f *feedStore) Subscribe() (<-chan struct{}, func()) { return f.ch, func() {} }
+
+func (f *feedStore) note(k store.Key) {
+	f.mu.Lock()
+	f.keys = append(f.keys, k)
+	f.mu.Unlock()
+	f.ch <- struct{}{}
+}
+
+// An entry written behind the Memory's back, announced by the store's
+// change feed, gets its vector from the background fill: only that entry
+// is read, not the store.
+func TestFillFollowsChangeFeed(t *testing.T) {
+	ctx := context.Background()
+	st := &feedStore{Store: stores(t)["bolt"], ch: make(chan struct{}, 1)}
+	emb, _ := hash.New(hash.Config{})
+	vec := cache.New(emb, any(st.Store).(cache.Backend), cache.Options{})
+	m := service.New(st, service.Options{Engine: retrieve.Options{Embedder: emb, Vectors: vec}})
+	if err := m.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	waitIndexed(t, m)
+	time.Sleep(200 * time.Millisecond) // the start-up sync (of nothing) is over
+	e := store.Entry{Category: "trips", Name: "kayak", Content: "Kayaking in Halong Bay"}
+	if err := st.Store.Put(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	st.note(e.Key())
+	key := cache.Key(service.IndexedText(e.Name, e.Content))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, ok := vec.Get(key); ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the changed entry never got a vector")
+		}
+	}
+}

@@ -1,0 +1,43 @@
+// Package httpapi is recall's HTTP JSON API: an http.Handler over a
+// service.Memory, which a Go program can mount in its own server
+// (`recall serve` is one such program).
+//
+// # Basics
+//
+//	h, err := httpapi.New(m, httpapi.Options{})
+//	http.Handle("/", h)
+//
+// Endpoints (bodies are JSON, Content-Type application/json, at most
+// MaxBodyBytes):
+//
+//	POST   /v1/retrieve                        service.RetrieveParams → the `recall retrieve --json` object
+//	PUT    /v1/entries/{category}/{name}       {"content", "tags"} → 201 added / 200 updated
+//	POST   /v1/entries/{category}/{name}/append {"text"}
+//	POST   /v1/entries/{category}/{name}/edit   {"old_text", "new_text"} → 422 when absent or ambiguous
+//	GET    /v1/entries/{category}/{name}       the entry (service.Entry)
+//	DELETE /v1/entries/{category}/{name}       204
+//	GET    /v1/entries?category=&limit=&cursor= one page, a JSON array; X-Total-Count,
+//	                                           X-Next-Cursor and Link rel="next" headers
+//	GET    /v1/categories                      [{"category", "count"}]
+//	GET    /healthz                            {"status":"ok","revision","indexed","unreadable"}; 503 when unavailable
+//
+// Errors are *Error bodies, {"error": "...", "field": "..."}, with a status
+// that says what was wrong: 400 (bad JSON, unknown field, invalid value;
+// the field is named), 401, 403, 404, 405, 413, 415, 422, 503.
+//
+// # Security
+//
+// With Options.Token every endpoint but /healthz requires "Authorization:
+// Bearer TOKEN". Without a token the handler answers only requests whose
+// Host is a loopback name or address (or one of Options.AllowHosts) and
+// whose Origin, if any, is too: a web page can reach neither through DNS
+// rebinding nor by a cross-site request, and since bodies must be
+// application/json, no page can send one without a CORS preflight, which
+// the handler never grants.
+//
+// # Caveats
+//
+// JSON strings holding an unpaired UTF-16 surrogate escape ("\ud800") are
+// rejected (encoding/json would turn them into U+FFFD). A Handler is safe
+// for concurrent use.
+package httpapi

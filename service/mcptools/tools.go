@@ -1,0 +1,408 @@
+package mcptools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/store"
+)
+
+// Instructions tell a model what the server is for; NewServer sends them
+// in the handshake.
+const Instructions = `recall is the user's long-term memory: short notes (entries) about their life, preferences, people, plans and work, each named category:name and linked to others with [[category:name]].
+Call retrieve before answering anything that may depend on what you know about the user (their past, tastes, people, plans, health, work).
+When you learn something durable about them, retrieve first to find the entry it belongs to, then append a line to it, edit one passage of it, or add a new entry (add replaces the whole content of an existing one).`
+
+// nameRules is how the tools explain SPEC §1's naming rules to a model.
+const nameRules = "Categories and names may use letters of any script, digits, spaces and most punctuation, at most 200 bytes, not starting with '.'; " +
+	"they may not contain / \\ : [ ] | # ^ < > \" ? *. A category may be a path of up to 8 segments joined by '/', e.g. projects/harbor."
+
+// Options configure NewServer.
+type Options struct {
+	// Version is the server version sent in the handshake; "" means the
+	// module version from the build info.
+	Version string
+	// Logger receives the SDK's warnings; nil discards them.
+	Logger *slog.Logger
+	// OnInitialized runs once the handshake is complete.
+	OnInitialized func()
+}
+
+// NewServer returns an MCP server named "recall" with the Instructions
+// and every tool of Register.
+func NewServer(m *service.Memory, opts Options) *mcp.Server {
+	v := opts.Version
+	if v == "" {
+		v = Version()
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "recall", Title: "recall memory", Version: v}, &mcp.ServerOptions{
+		Instructions: Instructions,
+		Logger:       opts.Logger,
+		InitializedHandler: func(context.Context, *mcp.InitializedRequest) {
+			if opts.OnInitialized != nil {
+				opts.OnInitialized()
+			}
+		},
+	})
+	Register(srv, m)
+	return srv
+}
+
+// Version is the module version the binary was built from: the release
+// tag for `go install ...@version`, else "dev" with the commit it was
+// built from when the build recorded one ("dev+339d3da0c1f2-dirty").
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	v, rev, dirty := "dev", "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += "+" + rev
+		if dirty {
+			v += "-dirty"
+		}
+	}
+	return v
+}
+
+// Register adds recall's tools to srv: retrieve, add, append, edit, get,
+// delete, list and categories. Each validates its arguments itself (plain
+// JSON types; optional fields are not in "required") and answers a bad one
+// with a tool error naming the field.
+func Register(srv *mcp.Server, m *service.Memory) {
+	no := false
+	addTool(srv, &mcp.Tool{
+		Name:  "retrieve",
+		Title: "Retrieve memories",
+		Description: `Search the user's long-term memory and return the entries relevant to a query, with the evidence for each.
+Call it before answering anything that may depend on the user's past, preferences, people, plans, health or work: whenever remembering something about them would make the answer better. Call it also before add, to find the entry to update instead of creating a duplicate.
+The result lists hits (best first, with their score and the query words they matched), each followed by the entries it links to ("link via"). budget_tokens caps the total size (default 800 estimated tokens; 0 = no cap): raise it, or set explain to see what was dropped, when you need more. categories and tags narrow the hits.
+No items means nothing matched; that is not an error. When the server uses embeddings, hits that matched no query word (matched_terms empty) are only similar in wording or meaning and may be irrelevant: judge them by their content, or pass min_score (e.g. 0.3) to drop the weak ones.`,
+		InputSchema:  retrieveSchema(),
+		OutputSchema: outSchema[retrieve.Result](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+	}, func(ctx context.Context, p service.RetrieveParams) (string, any, error) {
+		res, req, err := m.Retrieve(ctx, p)
+		if err != nil {
+			return "", nil, err
+		}
+		var raw json.RawMessage
+		err = service.WithResultJSON(res, func(b []byte) error {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, b); err != nil {
+				return err
+			}
+			raw = buf.Bytes()
+			return nil
+		})
+		if err != nil {
+			return "", nil, err
+		}
+		return renderResult(res, req.Budget, req.Explain), raw, nil
+	})
+
+	addTool(srv, &mcp.Tool{
+		Name:  "add",
+		Title: "Remember (add or replace an entry)",
+		Description: `Write an entry to the user's memory. add is an upsert: when category:name exists, its whole content is replaced by the content you pass, and its tags too when you pass tags; its creation time is kept. To add a line to an existing entry use append; to change one passage use edit.
+Use short, stable names and one topic per entry, e.g. category "people", name "Emma Liu"; category "trips", name "三亚之行"; category "preferences", name "coffee". Reuse existing categories (see categories). Link related entries by writing [[category:name]] in the content, e.g. "Went with [[people:小雨]]"; retrieve brings linked entries along.
+` + nameRules,
+		InputSchema:  schemaFor[addParams](),
+		OutputSchema: outSchema[service.Change](),
+		Annotations:  &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: &no},
+	}, func(ctx context.Context, p addParams) (string, any, error) {
+		if p.Content == nil {
+			return "", nil, &service.ParamError{Field: "content", Reason: "is required"}
+		}
+		c, err := m.Add(ctx, service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags})
+		if err != nil {
+			return "", nil, err
+		}
+		return c.Status + " " + keyString(c.Category, c.Name), c, nil
+	})
+
+	addTool(srv, &mcp.Tool{
+		Name:         "append",
+		Title:        "Add text to the end of an entry",
+		Description:  `Add text at the end of an existing entry, without resending it: use it to record one more fact about a topic. A line break separates it from the existing content when needed. The entry must exist (create it with add). Tags and dates are kept.`,
+		InputSchema:  schemaFor[appendParams](),
+		OutputSchema: outSchema[service.Change](),
+		Annotations:  &mcp.ToolAnnotations{OpenWorldHint: &no},
+	}, func(ctx context.Context, p appendParams) (string, any, error) {
+		c, err := m.Append(ctx, p.Category, p.Name, p.Text)
+		if err != nil {
+			return "", nil, err
+		}
+		return "appended to " + keyString(c.Category, c.Name), c, nil
+	})
+
+	addTool(srv, &mcp.Tool{
+		Name:         "edit",
+		Title:        "Replace one passage of an entry",
+		Description:  `Replace one exact passage of an entry's content with new text, without resending the rest. old_text must occur exactly once in the content (copy it from get or retrieve, with enough surrounding words to be unique); otherwise nothing is written and the error says why. new_text "" deletes the passage. Tags and dates are kept.`,
+		InputSchema:  schemaFor[editParams](),
+		OutputSchema: outSchema[service.Change](),
+		Annotations:  &mcp.ToolAnnotations{OpenWorldHint: &no},
+	}, func(ctx context.Context, p editParams) (string, any, error) {
+		if p.NewText == nil {
+			return "", nil, &service.ParamError{Field: "new_text", Reason: `is required ("" deletes old_text)`}
+		}
+		c, err := m.Edit(ctx, p.Category, p.Name, p.OldText, *p.NewText)
+		if err != nil {
+			return "", nil, err
+		}
+		return "edited " + keyString(c.Category, c.Name), c, nil
+	})
+
+	addTool(srv, &mcp.Tool{
+		Name:         "get",
+		Title:        "Read one entry",
+		Description:  `Read one entry in full, with its metadata (tags, created, updated), by its exact category and name as retrieve or list show them: "trips:三亚之行" is category "trips", name "三亚之行".`,
+		InputSchema:  schemaFor[keyParams](),
+		OutputSchema: outSchema[service.Entry](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+	}, func(ctx context.Context, p keyParams) (string, any, error) {
+		e, err := m.Get(ctx, p.Category, p.Name)
+		if err != nil {
+			return "", nil, err
+		}
+		return renderEntry(e), service.EntryFor(e), nil
+	})
+
+	addTool(srv, &mcp.Tool{
+		Name:         "delete",
+		Title:        "Forget an entry",
+		Description:  `Delete one entry by its exact category and name. It cannot be undone: to correct an entry, prefer edit or add. Fails when the entry does not exist.`,
+		InputSchema:  schemaFor[keyParams](),
+		OutputSchema: outSchema[service.Change](),
+		Annotations:  &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: &no},
+	}, func(ctx context.Context, p keyParams) (string, any, error) {
+		c, err := m.Delete(ctx, p.Category, p.Name)
+		if err != nil {
+			return "", nil, err
+		}
+		return "deleted " + keyString(c.Category, c.Name), c, nil
+	})
+
+	addTool(srv, &mcp.Tool{
+		Name:         "list",
+		Title:        "List entries",
+		Description:  `List entries by name (category:name, estimated tokens, tags), sorted by category then name, a page at a time, optionally of one category. When next_cursor is in the result, pass it as cursor for the next page. Use categories to see which categories exist, and retrieve to search by content.`,
+		InputSchema:  listSchema(),
+		OutputSchema: outSchema[service.ListPage](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+	}, func(ctx context.Context, p listParams) (string, any, error) {
+		req := service.ListRequest{Category: p.Category, Cursor: p.Cursor}
+		if p.Limit != nil {
+			if *p.Limit < 1 {
+				return "", nil, &service.ParamError{Field: "limit", Reason: fmt.Sprintf("must be between 1 and %d, got %d", service.MaxListLimit, *p.Limit)}
+			}
+			req.Limit = *p.Limit
+		}
+		page, err := m.List(ctx, req)
+		if err != nil {
+			return "", nil, err
+		}
+		return renderList(page), page, nil
+	})
+
+	addTool(srv, &mcp.Tool{
+		Name:         "categories",
+		Title:        "List categories",
+		Description:  `List every category of the memory with its number of entries. Use it to reuse an existing category when you add, or to choose categories for retrieve and list.`,
+		InputSchema:  schemaFor[struct{}](),
+		OutputSchema: outSchema[categoriesResult](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+	}, func(ctx context.Context, _ struct{}) (string, any, error) {
+		cats, err := m.Categories(ctx)
+		if err != nil {
+			return "", nil, err
+		}
+		return renderCategories(cats), categoriesResult{Categories: cats}, nil
+	})
+}
+
+// Tool arguments and results. The jsonschema tags are what a model reads.
+
+type addParams struct {
+	Category string   `json:"category" jsonschema:"The kind of memory, e.g. people, preferences, trips, work, health."`
+	Name     string   `json:"name" jsonschema:"The entry's name within its category, e.g. a person's name or a topic such as coffee."`
+	Content  *string  `json:"content" jsonschema:"The whole text of the entry (markdown). It replaces the previous content. Link other entries with [[category:name]]."`
+	Tags     []string `json:"tags,omitempty" jsonschema:"Optional tags. When given they replace the entry's tags; when left out an update keeps them."`
+}
+
+type appendParams struct {
+	Category string `json:"category" jsonschema:"The entry's category, e.g. people."`
+	Name     string `json:"name" jsonschema:"The entry's name, e.g. Emma Liu."`
+	Text     string `json:"text" jsonschema:"The text to add at the end, e.g. 'Allergic to peanuts (told me 2025-06-01).'"`
+}
+
+type editParams struct {
+	Category string  `json:"category" jsonschema:"The entry's category."`
+	Name     string  `json:"name" jsonschema:"The entry's name."`
+	OldText  string  `json:"old_text" jsonschema:"The exact passage to replace, as it appears in the content; it must occur exactly once."`
+	NewText  *string `json:"new_text" jsonschema:"The text to put in its place; empty to delete the passage."`
+}
+
+type keyParams struct {
+	Category string `json:"category" jsonschema:"The entry's category, e.g. trips."`
+	Name     string `json:"name" jsonschema:"The entry's name, e.g. 三亚之行."`
+}
+
+type listParams struct {
+	Category string `json:"category,omitempty" jsonschema:"Only entries of this category. Leave out for all."`
+	Limit    *int   `json:"limit,omitempty" jsonschema:"At most this many entries per page, 1-10000. Default 200."`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page, to continue after it."`
+}
+
+type categoriesResult struct {
+	Categories []service.CategoryCount `json:"categories"`
+}
+
+// addTool registers a tool whose handler gets its arguments decoded by
+// service.DecodeParams (readable errors naming the field, no mangled text)
+// and returns a text for the model and a value for structuredContent.
+func addTool[In any](srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (string, any, error)) {
+	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in In
+		var args json.RawMessage
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		if err := service.DecodeParams(args, &in); err != nil {
+			return errorResult(err), nil
+		}
+		text, out, err := h(ctx, in)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: out}, nil
+	})
+}
+
+// errorResult is a failed call as the model sees it: one line naming the
+// field at fault when there is one.
+func errorResult(err error) *mcp.CallToolResult {
+	msg := err.Error()
+	var pe *service.ParamError
+	if errors.As(err, &pe) && pe.Field == "" {
+		msg = "arguments: " + msg
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		msg += " (check the exact category and name with list or retrieve)"
+	}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+// retrieveSchema is the schema of RetrieveParams with the defaults and
+// bounds a model should see.
+func retrieveSchema() *jsonschema.Schema {
+	s := schemaFor[service.RetrieveParams]()
+	s.Properties["query"].MinLength = ptr(1)
+	s.Properties["query"].MaxLength = ptr(service.MaxQueryBytes)
+	setRange(s.Properties["limit"], 1, service.MaxLimit, fmt.Sprint(retrieve.DefaultLimit))
+	setRange(s.Properties["budget_tokens"], 0, -1, fmt.Sprint(retrieve.DefaultBudget))
+	s.Properties["expand_links"].Default = json.RawMessage("true")
+	s.Properties["explain"].Default = json.RawMessage("false")
+	s.Properties["min_score"].Minimum = ptr(-1.0)
+	s.Properties["min_score"].Maximum = ptr(1.0)
+	s.Properties["min_score"].Default = json.RawMessage(fmt.Sprint(service.DefaultMinScore))
+	s.Properties["categories"].MaxItems = ptr(service.MaxFilterValues)
+	s.Properties["tags"].MaxItems = ptr(service.MaxFilterValues)
+	return s
+}
+
+func listSchema() *jsonschema.Schema {
+	s := schemaFor[listParams]()
+	setRange(s.Properties["limit"], 1, service.MaxListLimit, fmt.Sprint(service.DefaultListLimit))
+	return s
+}
+
+// schemaFor infers the input schema of T with plain JSON types: a pointer
+// field (optional, or "given or not") is its element's type, never a
+// ["null", T] union, which real clients mishandle; only the non-pointer
+// fields without omitempty are required.
+func schemaFor[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("schema of %T: %v", *new(T), err)) // a bug in the struct tags
+	}
+	for _, p := range s.Properties {
+		plain(p)
+	}
+	if s.Properties == nil {
+		s.Properties = map[string]*jsonschema.Schema{}
+	}
+	s.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	return s
+}
+
+// plain drops "null" from a union of types, recursively.
+func plain(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) > 0 {
+		var ts []string
+		for _, t := range s.Types {
+			if t != "null" {
+				ts = append(ts, t)
+			}
+		}
+		if len(ts) == 1 {
+			s.Type, s.Types = ts[0], nil
+		} else {
+			s.Types = ts
+		}
+	}
+	plain(s.Items)
+}
+
+// outSchema is the schema of a tool's structured result.
+func outSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
+	}
+	return s
+}
+
+// setRange sets bounds (hi < 0: none) and a default on an integer property.
+func setRange(s *jsonschema.Schema, lo, hi int, def string) {
+	s.Minimum = ptr(float64(lo))
+	if hi >= 0 {
+		s.Maximum = ptr(float64(hi))
+	}
+	s.Default = json.RawMessage(def)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func keyString(category, name string) string {
+	return store.Key{Category: category, Name: name}.String()
+}

@@ -1,0 +1,279 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/recallhq/recall/embed/cache"
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/store"
+	fsstore "github.com/recallhq/recall/store/fs"
+)
+
+// Options configure a Memory. The zero value is ready to use: pure BM25,
+// no log.
+type Options struct {
+	// Engine configures the retrieve engine (segmentation, embedder,
+	// vectors). When Engine.Vectors is an *embed/cache.Cache, the Memory
+	// fills it in the background once started.
+	Engine retrieve.Options
+	// Log receives diagnostics (index builds, unreadable entries, embedding
+	// failures); nil discards them.
+	Log *log.Logger
+	// FillQueue bounds the background vector fill's queue of written
+	// entries waiting for a vector; 0 means 256. When it overflows, the
+	// fill falls back to one sync of the whole index.
+	FillQueue int
+}
+
+// Memory is one store served to agents: the operations the CLI, the HTTP
+// API and the MCP tools share, over one retrieve engine. All methods are
+// safe for concurrent use.
+type Memory struct {
+	st  store.Store
+	eng *retrieve.Engine
+	log *log.Logger
+
+	vectors *cache.Cache // nil without an embedder
+	fill    *filler      // nil without an embedder
+
+	// unreadable counts the entries the last full index build could not
+	// read; indexed is set once a build finished (List may then page the
+	// index instead of reading the store).
+	unreadable atomic.Int64
+	indexed    atomic.Bool
+
+	mu      sync.Mutex
+	started bool
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// New returns a Memory over st. It reads nothing until the first call;
+// Start begins the background work (index warm-up, change following,
+// vector fill). The caller keeps ownership of st and closes it after
+// Close.
+func New(st store.Store, opts Options) *Memory {
+	m := &Memory{st: st, log: opts.Log}
+	if m.log == nil {
+		m.log = log.New(io.Discard, "", 0)
+	}
+	m.eng = retrieve.New(wrapStore(st), opts.Engine)
+	if c, ok := opts.Engine.Vectors.(*cache.Cache); ok && opts.Engine.Embedder != nil {
+		m.vectors = c
+		m.fill = newFiller(m, opts.FillQueue)
+	}
+	return m
+}
+
+// Store returns the store the Memory serves.
+func (m *Memory) Store() store.Store { return m.st }
+
+// Engine returns the retrieve engine. Writes must go through the Memory
+// (or the engine), not the store, to keep the index patched rather than
+// rebuilt.
+func (m *Memory) Engine() *retrieve.Engine { return m.eng }
+
+func (m *Memory) logf(format string, args ...any) { m.log.Printf(format, args...) }
+
+// watcher is a store that notices edits made behind its back and raises
+// its revision for them (store/fs).
+type watcher interface {
+	Watch(ctx context.Context, onChange func()) error
+}
+
+// Start begins the background work of a long-running server, for as long
+// as ctx lives or until Close: it builds the index, fills missing vectors,
+// and follows changes made outside the Memory — through the store's
+// store.ChangeFeed when it has one, and a folder store's watch. Start
+// returns once the work is set up; the index is built in the background.
+// A second call does nothing.
+func (m *Memory) Start(ctx context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.started {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	m.started, m.stop = true, cancel
+	if w, ok := m.st.(watcher); ok {
+		if err := w.Watch(ctx, func() { m.changed(ctx) }); err != nil {
+			cancel()
+			return fmt.Errorf("watch the store: %w", err)
+		}
+	}
+	if f, ok := m.st.(store.ChangeFeed); ok && m.fill != nil {
+		// The engine follows the feed for the index; the Memory follows it
+		// for vectors: what changed, not the whole store.
+		since, err := m.st.Revision(ctx)
+		if err != nil {
+			cancel()
+			return err
+		}
+		ch, unsubscribe := f.Subscribe()
+		m.wg.Go(func() {
+			defer unsubscribe()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-ch:
+					since = m.followFeed(ctx, f, since)
+				}
+			}
+		})
+	}
+	if m.fill != nil {
+		m.wg.Go(func() { m.fill.run(ctx) })
+	}
+	m.wg.Go(func() { m.warm(ctx) })
+	return nil
+}
+
+// Close stops the background work and waits for it. It does not close
+// the store.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	stop := m.stop
+	m.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	m.wg.Wait()
+	return nil
+}
+
+// changed runs when the store moved behind the Memory's back: the index
+// catches up in the background, and so do vectors.
+func (m *Memory) changed(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
+	m.logf("store changed outside the server; re-indexing")
+	if _, err := m.eng.Snapshot(ctx); err != nil && ctx.Err() == nil {
+		m.logf("index: %v", err)
+	}
+	if m.fill != nil {
+		m.fill.syncAll()
+	}
+}
+
+// followFeed queues for the vector fill the entries changed after since,
+// and returns the revision it caught up to. A feed that lost track asks
+// for a sync of the whole index.
+func (m *Memory) followFeed(ctx context.Context, f store.ChangeFeed, since uint64) uint64 {
+	cs, err := f.Changes(ctx, since)
+	if err != nil {
+		if ctx.Err() == nil {
+			m.logf("change feed: %v", err)
+		}
+		return since
+	}
+	if cs.Reset {
+		m.fill.syncAll()
+		return cs.Rev
+	}
+	for _, k := range cs.Keys {
+		if e, err := m.st.Get(ctx, k.Category, k.Name); err == nil {
+			m.fill.add(IndexedText(e.Name, e.Content)) // a cached text costs a lookup
+		}
+	}
+	return cs.Rev
+}
+
+// warm builds the index ahead of the first retrieve and records what it
+// could not read, then asks the fill for the vectors still missing.
+func (m *Memory) warm(ctx context.Context) {
+	start := time.Now()
+	stats, err := m.eng.Rebuild(ctx)
+	if err != nil {
+		if ctx.Err() == nil && !errors.Is(err, store.ErrClosed) {
+			m.logf("index: %v", err)
+		}
+		return
+	}
+	m.indexed.Store(true)
+	m.unreadable.Store(int64(len(stats.Skipped)))
+	for _, e := range stats.Skipped {
+		m.logf("index: skipped %s", oneLine(e.Error()))
+	}
+	m.logf("indexed %s in %v", plural(stats.Entries, "entry", "entries"), time.Since(start).Round(10*time.Microsecond))
+	if m.fill != nil {
+		m.fill.syncAll()
+	}
+}
+
+// Health is what a server reports about its store.
+type Health struct {
+	// Revision is the store's current revision.
+	Revision uint64 `json:"revision"`
+	// Indexed tells whether the first index build has finished.
+	Indexed bool `json:"indexed"`
+	// Unreadable counts the entries the last full build could not read
+	// (for example hand-edited files with broken front matter).
+	Unreadable int `json:"unreadable"`
+}
+
+// Health reads the store's revision, which fails when the store is
+// unavailable (closed, its folder gone), and reports the unreadable
+// entries the last full index build met.
+func (m *Memory) Health(ctx context.Context) (Health, error) {
+	rev, err := m.st.Revision(ctx)
+	if err != nil {
+		return Health{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	if err := m.available(); err != nil {
+		return Health{}, err
+	}
+	return Health{Revision: rev, Indexed: m.indexed.Load(), Unreadable: int(m.unreadable.Load())}, nil
+}
+
+// folder is a store kept in a folder (store/fs): Path names an entry's
+// file without touching the disk.
+type folder interface {
+	Path(category, name string) (string, error)
+}
+
+// available reports ErrUnavailable when a folder store's root is gone
+// (unmounted, deleted): its revision still reads, but every answer would
+// be empty. A stat is all it costs.
+func (m *Memory) available() error {
+	f, ok := m.st.(folder)
+	if !ok {
+		return nil
+	}
+	p, err := f.Path("c", "n")
+	if err != nil {
+		return nil
+	}
+	root := filepath.Dir(filepath.Dir(p))
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = errors.New("not a folder")
+		}
+		return fmt.Errorf("%w: store folder %s: %w", ErrUnavailable, root, err)
+	}
+	return nil
+}
+
+// IndexedText is the text recall indexes and embeds for an entry:
+// name + " " + content (SPEC §4). Document vectors are cached by its hash.
+func IndexedText(name, content string) string { return name + " " + content }
+
+// unreadable reports whether err is about one entry the store cannot
+// parse (a hand-edited file with broken front matter) rather than about
+// the store as a whole. It is the one place recall looks at a backend's
+// own error for this.
+func unreadable(err error) bool { return errors.Is(err, fsstore.ErrMalformed) }
+
+// Unreadable reports whether err concerns one entry the store cannot read
+// (see store/fs.ErrMalformed), as opposed to the store as a whole.
+func Unreadable(err error) bool { return unreadable(err) }

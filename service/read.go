@@ -1,0 +1,270 @@
+package service
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"encoding/base64"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/store"
+)
+
+// List bounds. A page is small enough for a prompt and cheap to build at
+// any store size; the cursor walks the rest.
+const (
+	DefaultListLimit = 200
+	MaxListLimit     = 10000
+)
+
+// Get returns one entry.
+func (m *Memory) Get(ctx context.Context, category, name string) (store.Entry, error) {
+	if err := store.ValidateKey(category, name); err != nil {
+		return store.Entry{}, err
+	}
+	e, err := m.st.Get(ctx, category, name)
+	if errors.Is(err, store.ErrNotFound) {
+		if aerr := m.available(); aerr != nil {
+			return e, aerr
+		}
+		return e, notFound(category, name)
+	}
+	return e, err
+}
+
+// ListRequest asks for one page of entries.
+type ListRequest struct {
+	// Category, when not empty, keeps the entries of exactly that category.
+	Category string
+	// Limit caps the page; 0 means DefaultListLimit, at most MaxListLimit.
+	Limit int
+	// Cursor continues after the page that returned it as NextCursor; ""
+	// starts at the beginning.
+	Cursor string
+}
+
+// ListItem is one entry of a list, without its content: the shape of
+// `recall ls --json`.
+type ListItem struct {
+	Category  string         `json:"category"`
+	Name      string         `json:"name"`
+	TokensEst int            `json:"tokens_est"`
+	Meta      map[string]any `json:"meta,omitempty"`
+}
+
+// ListPage is one page of entries sorted by category, then name (byte
+// order).
+type ListPage struct {
+	Entries []ListItem `json:"entries"`
+	// Total counts the entries the request matches, on every page.
+	Total int `json:"total"`
+	// NextCursor, when not empty, fetches the next page.
+	NextCursor string `json:"next_cursor,omitempty"`
+	// Skipped counts entries the store could not read (a hand-edited file
+	// with broken front matter); they are left out.
+	Skipped int `json:"skipped,omitempty"`
+}
+
+// List returns one page of entries. A server (after Start) pages its
+// index: the cost is one pass over the index in memory plus one store read
+// per entry of the page, whatever the store's size. Without a built index
+// List reads the whole store once.
+func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
+	if req.Category != "" {
+		if err := store.ValidateName("category", req.Category); err != nil {
+			return ListPage{}, err
+		}
+	}
+	limit := req.Limit
+	switch {
+	case limit == 0:
+		limit = DefaultListLimit
+	case limit < 1 || limit > MaxListLimit:
+		return ListPage{}, paramf("limit", "must be between 1 and %d, got %d", MaxListLimit, limit)
+	}
+	after, err := parseCursor(req.Cursor)
+	if err != nil {
+		return ListPage{}, err
+	}
+	if err := m.available(); err != nil {
+		return ListPage{}, err
+	}
+	sel := &keyHeap{limit: limit}
+	var page ListPage
+	match := func(k store.Key) bool {
+		if req.Category != "" && k.Category != req.Category {
+			return false
+		}
+		page.Total++
+		return req.Cursor == "" || compareKeys(k, after) > 0
+	}
+	if m.indexed.Load() {
+		snap, err := m.eng.Snapshot(ctx)
+		if err != nil {
+			return ListPage{}, err
+		}
+		snap.Docs(func(d *index.Doc) bool {
+			if k := (store.Key{Category: d.Category, Name: d.Name}); match(k) {
+				sel.offer(pageEntry{key: k, tokens: d.TokensEst()})
+			}
+			return true
+		})
+		page.Skipped = int(m.unreadable.Load())
+		for _, p := range sel.sorted() {
+			e, err := m.st.Get(ctx, p.key.Category, p.key.Name)
+			switch {
+			case err == nil:
+				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, p.tokens, MetaObject(e.Meta)})
+			case errors.Is(err, store.ErrNotFound): // deleted since the snapshot
+			case unreadable(err):
+				page.Skipped++
+			default:
+				return ListPage{}, err
+			}
+		}
+	} else {
+		err := EachEntry(ctx, m.st, func(e store.Entry) {
+			if match(e.Key()) {
+				sel.offer(pageEntry{key: e.Key(), tokens: TokensEst(e), meta: e.Meta})
+			}
+		}, func(err error) {
+			page.Skipped++
+			m.logf("list: skipped %s", oneLine(err.Error()))
+		})
+		if err != nil {
+			return ListPage{}, err
+		}
+		for _, p := range sel.sorted() {
+			page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, p.tokens, MetaObject(p.meta)})
+		}
+	}
+	if page.Entries == nil {
+		page.Entries = []ListItem{}
+	}
+	if sel.more && len(sel.items) > 0 {
+		last := sel.items[len(sel.items)-1].key
+		page.NextCursor = makeCursor(last)
+	}
+	return page, nil
+}
+
+// CategoryCount is a category and how many entries it holds.
+type CategoryCount struct {
+	Category string `json:"category"`
+	Count    int    `json:"count"`
+}
+
+// Categories lists every category with its number of entries, sorted by
+// category. Like List, a server counts from its index.
+func (m *Memory) Categories(ctx context.Context) ([]CategoryCount, error) {
+	if err := m.available(); err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	if m.indexed.Load() {
+		snap, err := m.eng.Snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		snap.Docs(func(d *index.Doc) bool {
+			counts[d.Category]++
+			return true
+		})
+	} else if err := EachEntry(ctx, m.st, func(e store.Entry) { counts[e.Category]++ }, func(error) {}); err != nil {
+		return nil, err
+	}
+	out := make([]CategoryCount, 0, len(counts))
+	for c, n := range counts {
+		out = append(out, CategoryCount{c, n})
+	}
+	slices.SortFunc(out, func(a, b CategoryCount) int { return strings.Compare(a.Category, b.Category) })
+	return out, nil
+}
+
+// TokensEst is the estimate retrieve charges against the budget for e.
+func TokensEst(e store.Entry) int { return index.EstTokens(e.Name + "\n" + e.Content) }
+
+// EachEntry walks the store, passing entries to fn and unreadable ones to
+// skip. Only a failure of the walk as a whole (a cancelled context, a
+// closed store) ends it with an error.
+func EachEntry(ctx context.Context, st store.Store, fn func(store.Entry), skip func(error)) error {
+	for e, err := range st.All(ctx) {
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
+				return err
+			}
+			skip(err)
+			continue
+		}
+		fn(e)
+	}
+	return ctx.Err()
+}
+
+func compareKeys(a, b store.Key) int {
+	return cmp.Or(strings.Compare(a.Category, b.Category), strings.Compare(a.Name, b.Name))
+}
+
+// A cursor is the last key of a page, category and name joined by a NUL
+// (which neither may hold), base64url-encoded: opaque to clients, stable
+// across writes (the next page starts after that key, wherever it is).
+func makeCursor(k store.Key) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(k.Category + "\x00" + k.Name))
+}
+
+func parseCursor(c string) (store.Key, error) {
+	if c == "" {
+		return store.Key{}, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	cat, name, ok := strings.Cut(string(b), "\x00")
+	if err != nil || !ok || cat == "" || name == "" {
+		return store.Key{}, paramf("cursor", "is not a cursor a list returned")
+	}
+	return store.Key{Category: cat, Name: name}, nil
+}
+
+type pageEntry struct {
+	key    store.Key
+	tokens int
+	meta   store.Meta
+}
+
+// keyHeap keeps the limit smallest keys offered: a max-heap whose top is
+// the largest kept key. more records that a key was left out.
+type keyHeap struct {
+	limit int
+	items []pageEntry
+	more  bool
+}
+
+func (h *keyHeap) Len() int           { return len(h.items) }
+func (h *keyHeap) Less(i, j int) bool { return compareKeys(h.items[i].key, h.items[j].key) > 0 }
+func (h *keyHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *keyHeap) Push(x any)         { h.items = append(h.items, x.(pageEntry)) }
+func (h *keyHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
+
+func (h *keyHeap) offer(p pageEntry) {
+	if len(h.items) < h.limit {
+		heap.Push(h, p)
+		return
+	}
+	h.more = true
+	if compareKeys(p.key, h.items[0].key) < 0 {
+		h.items[0] = p
+		heap.Fix(h, 0)
+	}
+}
+
+// sorted returns the kept keys in ascending order (and leaves them so).
+func (h *keyHeap) sorted() []pageEntry {
+	slices.SortFunc(h.items, func(a, b pageEntry) int { return compareKeys(a.key, b.key) })
+	return h.items
+}
