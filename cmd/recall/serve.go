@@ -27,6 +27,7 @@ import (
 
 	"github.com/recallhq/recall/store"
 	fsstore "github.com/recallhq/recall/store/fs"
+	"github.com/recallhq/recall/web"
 )
 
 const (
@@ -63,6 +64,8 @@ func newServeCmd(a *app) *cobra.Command {
   DELETE /v1/entries/CATEGORY/NAME      → 204
   GET    /v1/entries[?category=C]       → the list, as 'recall ls --json' prints it
   GET    /healthz                       → {"status": "ok"}
+  GET    /v1/links/CATEGORY/NAME        → the entry's links and backlinks
+  GET    /                              → a web page over all of the above
 
 Only query is required; budget_tokens 0 means no budget. PUT is an upsert: an
 update keeps the entry's metadata, and its tags unless "tags" is given.
@@ -140,7 +143,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 		reqLog = nil
 	}
 	srv := &http.Server{
-		Handler:           newAPI(m, o.token, reqLog),
+		Handler:           web.Page(newAPI(m, o.token, reqLog), webOptions(m, o.engine.embedder.alpha)),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		IdleTimeout:       2 * time.Minute,
@@ -174,6 +177,14 @@ func (o *serveOptions) run(ctx context.Context) error {
 	return nil
 }
 
+// webOptions describes the engine to the page at / (package web).
+func webOptions(m *memory, alpha float64) web.Options {
+	if m.vectors == nil {
+		return web.Options{}
+	}
+	return web.Options{Embedder: m.vectors.Model(), Alpha: alpha}
+}
+
 // api is the HTTP face of a memory. It is an http.Handler, safe for
 // concurrent use.
 type api struct {
@@ -195,6 +206,7 @@ func newAPI(m *memory, token string, reqLog *log.Logger) *api {
 	s.mux.HandleFunc("PUT /v1/entries/{category}/{name}", s.put)
 	s.mux.HandleFunc("DELETE /v1/entries/{category}/{name}", s.delete)
 	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.Handle("GET /v1/links/{category}/{name}", web.Links(m.eng)) // for the page (package web)
 	// The mux would answer these in plain text; clients get JSON.
 	s.mux.HandleFunc("/v1/retrieve", methodNotAllowed("POST"))
 	s.mux.HandleFunc("/v1/entries", methodNotAllowed("GET, HEAD"))
