@@ -69,7 +69,9 @@ func (l *linker) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, apiError{Message: err.Error(), Field: field})
 		return
 	}
-	snap, err := l.eng.Snapshot(r.Context())
+	// Fresh, not Snapshot: the entry view follows an edit, and must not
+	// show links from before it while a rebuild runs.
+	snap, err := l.eng.Fresh(r.Context())
 	if err != nil {
 		writeJSON(w, http.StatusServiceUnavailable, apiError{Message: "read the index: " + err.Error()})
 		return

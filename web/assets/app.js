@@ -154,6 +154,7 @@ async function renderQuery(q) {
     throw e;
   }
   if (my !== seq) return; // a newer query is on its way
+  const t1 = performance.now();
   for (const i of ['#q', '#limit', '#budget']) $(i).removeAttribute('aria-invalid');
   const budget = Number($('#budget').value);
   out.replaceChildren(...resultView(res, budget > 0 ? budget : 0));
@@ -161,6 +162,7 @@ async function renderQuery(q) {
   const ms = performance.now() - t0;
   out.dataset.seq = String(my);
   out.dataset.ms = ms.toFixed(1);
+  out.dataset.fetchMs = (t1 - t0).toFixed(1);
   $('#took').textContent = `${ms.toFixed(0)} ms`;
   status('');
 }
@@ -563,4 +565,5 @@ for (const id of ['#links', '#limit', '#budget']) {
   $(id).addEventListener('change', () => { if ($('#q').value.trim()) submitQuery(); });
 }
 $('#edit-form').addEventListener('submit', save);
+document.body.dataset.app = 'ready';
 render();
