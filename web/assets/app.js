@@ -70,10 +70,10 @@ function route() {
 }
 
 const views = ['query', 'browse', 'entry', 'edit'];
-function show(view) {
+function show(view, path) {
   for (const v of views) $('#view-' + v).hidden = v !== view;
-  for (const [id, v] of [['#nav-query', 'query'], ['#nav-browse', 'browse'], ['#nav-new', 'edit']]) {
-    if (v === view) $(id).setAttribute('aria-current', 'page'); else $(id).removeAttribute('aria-current');
+  for (const [id, on] of [['#nav-query', view === 'query'], ['#nav-browse', view === 'browse'], ['#nav-new', path === '/new']]) {
+    if (on) $(id).setAttribute('aria-current', 'page'); else $(id).removeAttribute('aria-current');
   }
 }
 
@@ -83,7 +83,7 @@ async function render() {
   const view = { '/': 'query', '/browse': 'browse', '/entry': 'entry', '/edit': 'edit', '/new': 'edit' }[path] || 'query';
   const moved = view !== lastView;
   lastView = view;
-  show(view);
+  show(view, path);
   try {
     if (view === 'query') await renderQuery(q);
     else if (view === 'browse') await renderBrowse(q);
@@ -163,7 +163,7 @@ async function renderQuery(q) {
   out.dataset.seq = String(my);
   out.dataset.ms = ms.toFixed(1);
   out.dataset.fetchMs = (t1 - t0).toFixed(1);
-  $('#took').textContent = `${ms.toFixed(0)} ms`;
+  $('#took').textContent = `answered in ${ms.toFixed(0)} ms`;
   status('');
 }
 
@@ -451,7 +451,7 @@ function graphView(c, n, out, back) {
   }
   const W = Math.max(300, Math.min(($('#entry').clientWidth || 640), 760));
   const rows = Math.max(left.length, right.length, 1);
-  const H = Math.max(120, rows * 30 + 30);
+  const H = Math.max(120, rows * 30 + 44);
   const cx = W / 2, cy = H / 2;
   const lx = W * 0.28, rx = W * 0.72;
   const maxChars = Math.max(4, Math.floor((W * 0.28 - 16) / 9));
@@ -460,7 +460,7 @@ function graphView(c, n, out, back) {
   g.append(svg('defs', {},
     svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
       svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
-  const place = (list, x) => list.forEach((node, i) => { node.x = x; node.y = (H - list.length * 30) / 2 + 15 + i * 30; });
+  const place = (list, x) => list.forEach((node, i) => { node.x = x; node.y = (H + 14 - list.length * 30) / 2 + 15 + i * 30; });
   place(left, lx); place(right, rx);
   for (const node of [...left, ...right]) {
     const toRight = node.x > cx;
@@ -480,6 +480,8 @@ function graphView(c, n, out, back) {
       g.append(svg('g', { class: 'gnode' }, title, dot, label));
     }
   }
+  if (left.length) g.append(svg('text', { x: lx, y: 14, 'text-anchor': 'middle', class: 'col-label' }, 'links here'));
+  if (right.length) g.append(svg('text', { x: rx, y: 14, 'text-anchor': 'middle', class: 'col-label' }, 'links to'));
   g.append(svg('circle', { cx, cy, r: 8, class: 'node self' }));
   g.append(svg('text', { x: cx, y: cy - 14, 'text-anchor': 'middle', class: 'self-label' }, clip(n)));
   if (!left.length && !right.length) g.append(svg('text', { x: cx, y: cy + 26, 'text-anchor': 'middle', class: 'muted' }, 'no links either way'));
@@ -502,6 +504,7 @@ async function renderEdit(which, category) {
     $('#e-name').value = e.name; $('#e-name').readOnly = true;
     $('#e-content').value = e.content;
     $('#e-tags-field').hidden = true;
+    $('#e-kept').hidden = false;
     $('#edit-cancel').href = entryHref(e.category, e.name);
     document.title = 'Edit ' + ref(e.category, e.name) + ' — recall';
     $('#e-content').focus();
@@ -513,6 +516,7 @@ async function renderEdit(which, category) {
     $('#e-content').value = '';
     $('#e-tags').value = '';
     $('#e-tags-field').hidden = false;
+    $('#e-kept').hidden = true;
     $('#edit-cancel').href = browseHref(category || '');
     document.title = 'New entry — recall';
     (category ? $('#e-name') : $('#e-category')).focus();
