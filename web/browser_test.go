@@ -755,6 +755,35 @@ Promise.allSettled([
 	}
 }
 
+// TestAccessible checks every view for unlabelled controls and, at 390 px,
+// for content wider than the screen.
+func TestAccessible(t *testing.T) {
+	ctx := tab(t)
+	s := startServer(t)
+	put(t, s, "notes", "dangling", `{"content": "see [[people:nobody]]"}`, 201)
+	views := []string{
+		"#/?q=" + url.QueryEscape(seaside), "#/browse?c=trips", "#/entry?c=notes&n=dangling",
+		"#/entry?c=trips&n=" + url.QueryEscape("青岛计划"), "#/edit?c=trips&n=" + url.QueryEscape("青岛计划"), "#/new",
+	}
+	for _, width := range []int64{390, 1280} {
+		for _, v := range views {
+			do(t, ctx, chromedp.Navigate("about:blank"), chromedp.EmulateViewport(width, 844))
+			openPage(t, ctx, s.URL+"/"+v)
+			waitFor(t, ctx, `(document.querySelector('#view-query').hidden || document.querySelectorAll('#items li').length > 0) && (document.querySelector('#view-entry').hidden || document.querySelector('#graph')) && (document.querySelector('#view-browse').hidden || document.querySelector('#entry-list')) && (document.querySelector('#view-edit').hidden || document.activeElement.tagName !== 'BODY')`)
+			bad := eval[[]string](t, ctx, `[...document.querySelectorAll('input, textarea, select, button, a')]
+				.filter(e => e.offsetParent !== null)
+				.filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())
+				.map(e => e.outerHTML.slice(0, 80))`)
+			if len(bad) > 0 {
+				t.Errorf("%s at %d px: controls without a label or text: %v", v, width, bad)
+			}
+			if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > int(width) {
+				t.Errorf("%s at %d px: the page is %d px wide, wider than the screen", v, width, w)
+			}
+		}
+	}
+}
+
 // TestScreenshot writes the README's screenshots when -screenshot is given.
 func TestScreenshot(t *testing.T) {
 	if *screenshot == "" {
@@ -773,14 +802,24 @@ func TestScreenshot(t *testing.T) {
 		{base + "-entry.png", 1280, 900, "#/entry?c=trips&n=" + url.QueryEscape("青岛计划")},
 		{base + "-entry-390.png", 390, 844, "#/entry?c=preferences&n=travel-style"},
 		{base + "-browse.png", 1280, 700, "#/browse?c=trips"},
+		{base + "-fused.png", 1280, 700, "#/?q=" + url.QueryEscape(seaside)}, // on a server with --embedder hash
 	}
-	// Build the index first, so that the page shows a warm query's time.
-	res, err := http.Post(s.URL+"/v1/retrieve", "application/json", strings.NewReader(`{"query": "warm up"}`))
-	if err != nil {
-		t.Fatal(err)
+	// Build the index (and load the vectors) first, so that the page shows
+	// a warm query's time.
+	warm := func(s *server) {
+		res, err := http.Post(s.URL+"/v1/retrieve", "application/json", strings.NewReader(`{"query": "warm up"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
 	}
-	res.Body.Close()
+	warm(s)
 	for _, sh := range shots {
+		if strings.HasSuffix(sh.file, "-fused.png") {
+			s = startServer(t, "--embedder", "hash")
+			time.Sleep(time.Second) // the background fill of the vectors
+			warm(s)
+		}
 		do(t, ctx, chromedp.Navigate("about:blank"), chromedp.EmulateViewport(sh.width, sh.height), chromedp.Navigate(s.URL+"/"+sh.hash))
 		waitFor(t, ctx, `(document.querySelector('#view-query').hidden || document.querySelectorAll('#items li').length > 0) && (document.querySelector('#view-entry').hidden || document.querySelector('#graph')) && (document.querySelector('#view-browse').hidden || document.querySelector('#entry-list'))`)
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

@@ -220,7 +220,7 @@ function budgetBar(items, dropped, used, budget) {
   for (const s of bar.querySelectorAll('[data-w]')) s.style.width = s.dataset.w;
   for (const s of bar.querySelectorAll('[data-left]')) s.style.left = s.dataset.left;
   const label = budget
-    ? `${used} of ${budget} tokens used (${Math.round(100 * used / budget)}%)` + (dropped.length ? `; ${total - used} more tokens cut` : '')
+    ? `${used} of ${budget} tokens used (${Math.floor(100 * used / budget)}%)` + (dropped.length ? `; ${total - used} more tokens cut` : '')
     : `${used} tokens, no budget`;
   return el('figure', { class: 'budget', id: 'budget-bar' },
     bar,
