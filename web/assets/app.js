@@ -321,7 +321,7 @@ async function renderBrowse(q) {
   const prev = stack.length >= 2 ? stack[stack.length - 2] : (cursor ? '' : null);
   const count = cats.find((c) => c.category === cat);
   const rows = page.entries.map((e) => el('li', {},
-    el('a', { href: entryHref(e.category, e.name) }, cat ? e.name : ref(e.category, e.name)),
+    el('a', { href: entryHref(e.category, e.name) }, e.category === cat ? e.name : ref(e.category, e.name)),
     el('span', { class: 'muted' }, ` ${e.tokens_est} tokens`),
     e.meta && e.meta.tags ? el('span', { class: 'tags' }, e.meta.tags.map((t) => el('span', { class: 'tag' }, t))) : ''));
   $('#entries').replaceChildren(
