@@ -832,3 +832,99 @@ func TestScreenshot(t *testing.T) {
 		t.Logf("wrote %s (%dx%d)", sh.file, sh.width, sh.height)
 	}
 }
+
+// TestAPIAfterService drives the page against a stand-in for the API the
+// service branch is adding: GET /v1/categories, cursor pages of
+// GET /v1/entries, POST …/edit, and a hierarchical category sent as one
+// percent-encoded path segment. It checks what the page asks for, so that
+// api.js and the new HTTP package can be matched.
+func TestAPIAfterService(t *testing.T) {
+	ctx := tab(t)
+	var (
+		mu       sync.Mutex
+		requests []string
+		content  = "Kickoff on Monday, see [[trips:nowhere]]."
+	)
+	entry := func(name string) map[string]any {
+		return map[string]any{"category": "projects/harbor", "name": name, "tokens_est": 3}
+	}
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		requests = append(requests, r.Method+" "+r.URL.EscapedPath()+"?"+r.URL.RawQuery)
+		w.Header().Set("Content-Type", "application/json")
+		send := func(v any) { json.NewEncoder(w).Encode(v) }
+		switch p := r.URL.EscapedPath(); {
+		case p == "/v1/categories":
+			send(map[string]any{"categories": []map[string]any{
+				{"category": "projects", "count": 1}, {"category": "projects/harbor", "count": 3}, {"category": "trips", "count": 2}}})
+		case p == "/v1/entries" && r.URL.Query().Get("cursor") == "":
+			send(map[string]any{"entries": []any{entry("kickoff"), entry("retro")}, "next_cursor": "page2"})
+		case p == "/v1/entries":
+			send(map[string]any{"entries": []any{entry("standup")}, "next_cursor": ""})
+		case p == "/v1/entries/projects%2Fharbor/kickoff" && r.Method == "GET":
+			send(map[string]any{"category": "projects/harbor", "name": "kickoff", "content": content})
+		case p == "/v1/entries/projects%2Fharbor/kickoff/edit" && r.Method == "POST":
+			var b struct{ Old, New string }
+			json.NewDecoder(r.Body).Decode(&b)
+			requests[len(requests)-1] += " " + r.Header.Get("Content-Type") + " old=" + b.Old + " new=" + b.New
+			if !strings.Contains(content, b.Old) {
+				w.WriteHeader(http.StatusConflict)
+				send(map[string]any{"error": "old text not found", "field": "old"})
+				return
+			}
+			content = strings.Replace(content, b.Old, b.New, 1)
+			send(map[string]any{"category": "projects/harbor", "name": "kickoff", "status": "edited"})
+		case p == "/v1/links/projects%2Fharbor/kickoff":
+			send(map[string]any{"category": "projects/harbor", "name": "kickoff",
+				"links":     []any{map[string]any{"raw": "[[trips:nowhere]]", "category": "trips", "name": "nowhere", "resolved": false}},
+				"backlinks": []any{}})
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			send(map[string]any{"error": "no such endpoint: " + p})
+		}
+	})
+	ts := httptest.NewServer(Page(api, Options{}))
+	t.Cleanup(ts.Close)
+	seen := func(want string) {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range requests {
+			if strings.HasPrefix(r, want) {
+				return
+			}
+		}
+		t.Errorf("the page never sent %q; it sent:\n%s", want, strings.Join(requests, "\n"))
+	}
+
+	openPage(t, ctx, ts.URL+"/#/browse")
+	waitFor(t, ctx, `document.querySelector('#tree a[title="projects/harbor"]')`)
+	seen("GET /v1/categories?")
+	// projects holds 1 entry itself, 4 with its subcategory.
+	if got := eval[string](t, ctx, `document.querySelector('#tree a[title="projects"] .count').textContent`); got != "1 · 4" {
+		t.Errorf("projects count %q, want \"1 · 4\"", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('#tree a[title="projects/harbor"]').firstChild.textContent`); got != "harbor" {
+		t.Errorf("the subcategory shows as %q, want harbor, nested under projects", got)
+	}
+	click(t, ctx, `#tree a[title="projects/harbor"]`)
+	waitFor(t, ctx, `document.querySelector('#entries h3').innerText.startsWith('projects/harbor') && document.querySelectorAll('#entry-list a').length === 2`)
+	seen("GET /v1/entries?category=projects%2Fharbor&limit=50")
+	click(t, ctx, `a[rel=next]`)
+	waitFor(t, ctx, `document.querySelectorAll('#entry-list a').length === 1 && document.querySelector('#entry-list a').textContent === 'standup'`)
+	seen("GET /v1/entries?category=projects%2Fharbor&limit=50&cursor=page2")
+	click(t, ctx, `a[rel=prev]`)
+	waitFor(t, ctx, `document.querySelectorAll('#entry-list a').length === 2 && !document.querySelector('a[rel=prev]')`)
+
+	click(t, ctx, `#entry-list a`)
+	waitFor(t, ctx, `document.querySelector('#entry-content .wikilink.unresolved')`)
+	seen("GET /v1/entries/projects%2Fharbor/kickoff?")
+	seen("GET /v1/links/projects%2Fharbor/kickoff?")
+	click(t, ctx, "#edit")
+	waitFor(t, ctx, `!document.querySelector('#view-edit').hidden && document.querySelector('#e-content').value.startsWith('Kickoff')`)
+	setValue(t, ctx, "e-content", "Kickoff on Tuesday.")
+	click(t, ctx, "#save")
+	waitFor(t, ctx, `!document.querySelector('#view-entry').hidden && document.querySelector('#entry-content') && document.querySelector('#entry-content').textContent === 'Kickoff on Tuesday.'`)
+	seen("POST /v1/entries/projects%2Fharbor/kickoff/edit? application/json old=Kickoff on Monday, see [[trips:nowhere]]. new=Kickoff on Tuesday.")
+}
