@@ -37,6 +37,23 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
+// TestMain closes the browser and removes the browser profile and the
+// built binary when the tests are done.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code := m.Run()
+	if browserCtx != nil {
+		chromedp.Cancel(browserCtx)
+	}
+	for _, dir := range tempDirs {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// tempDirs are removed by TestMain.
+var tempDirs []string
+
 var screenshot = flag.String("screenshot", "", "write screenshots of the page on the sample memory to this PNG path (and -390, -entry variants)")
 
 const seaside = "想去海边玩"
@@ -76,11 +93,12 @@ func tab(t *testing.T) context.Context {
 			browserSkip = "no Chromium found (apt-get install -y chromium, or set RECALL_CHROMIUM); browser tests skipped"
 			return
 		}
-		dir, err := os.MkdirTemp("", "recall-chromium-")
+		dir, err := os.MkdirTemp("", "recall-web-chromium-")
 		if err != nil {
 			browserErr = err
 			return
 		}
+		tempDirs = append(tempDirs, dir)
 		alloc, _ := chromedp.NewExecAllocator(context.Background(),
 			chromedp.ExecPath(path),
 			chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -131,11 +149,12 @@ var (
 func recallBin(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "recall-bin-")
+		dir, err := os.MkdirTemp("", "recall-web-bin-")
 		if err != nil {
 			binErr = err
 			return
 		}
+		tempDirs = append(tempDirs, dir)
 		binPath = filepath.Join(dir, "recall")
 		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/recall").CombinedOutput()
 		if err != nil {

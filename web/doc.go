@@ -17,7 +17,9 @@
 // to everything the page asks for. The assets hold no data and are served
 // without a token; the page asks for the token when the API first answers
 // 401, keeps it in the tab's sessionStorage and sends it as
-// "Authorization: Bearer TOKEN".
+// "Authorization: Bearer TOKEN". Bodies are JSON with Content-Type
+// application/json; the browser adds the page's own Origin to writes, which
+// the API's Origin check must accept as not foreign.
 //
 //	api := newAPI(...)                       // the JSON API, an http.Handler
 //	mux.Handle("GET /v1/links/{category}/{name}", web.Links(engine)) // inside the API
