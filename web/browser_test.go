@@ -803,6 +803,26 @@ func TestAccessible(t *testing.T) {
 	}
 }
 
+// TestKeyboard: "/" brings the query box from another view; Escape
+// cancels a delete.
+func TestKeyboard(t *testing.T) {
+	ctx := tab(t)
+	s := startServer(t)
+	openPage(t, ctx, s.URL+"/#/entry?c=trips&n="+url.QueryEscape("青岛计划"))
+	waitFor(t, ctx, `document.querySelector('#delete')`)
+	click(t, ctx, "#delete")
+	waitFor(t, ctx, `document.activeElement.id === 'delete-yes'`)
+	do(t, ctx, chromedp.KeyEvent(kb.Escape))
+	waitFor(t, ctx, `document.querySelector('#confirm-delete').hidden && document.activeElement.id === 'delete'`)
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent("/"))
+	waitFor(t, ctx, `!document.querySelector('#view-query').hidden && document.activeElement.id === 'q'`)
+	do(t, ctx, chromedp.KeyEvent(seaside+kb.Enter))
+	waitFor(t, ctx, `document.querySelectorAll('#items li').length > 0 && document.querySelector('#announce').textContent.includes('items')`)
+	if _, err := os.Stat(filepath.Join(s.Store, "trips", "青岛计划.md")); err != nil {
+		t.Error("Escape deleted the entry")
+	}
+}
+
 // TestScreenshot writes the README's screenshots when -screenshot is given.
 func TestScreenshot(t *testing.T) {
 	if *screenshot == "" {

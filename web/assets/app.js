@@ -164,6 +164,9 @@ async function renderQuery(q) {
   out.dataset.ms = ms.toFixed(1);
   out.dataset.fetchMs = (t1 - t0).toFixed(1);
   $('#took').textContent = `answered in ${ms.toFixed(0)} ms`;
+  const d = (res.dropped || []).length;
+  $('#announce').textContent = `${res.items.length} items, ${res.budget_used} tokens${budget > 0 ? ' of ' + budget : ''}` +
+    (d ? `, ${d} dropped by the budget` : '') + (res.embedding_used ? ', embedding used' : '');
   status('');
 }
 
@@ -367,7 +370,8 @@ async function renderEntry(c, n) {
   const meta = e.meta || {};
   const linksOK = !l.error;
   const byRaw = new Map(linksOK ? l.links.map((x) => [x.raw, x]) : []);
-  const confirm = el('div', { class: 'confirm', id: 'confirm-delete', hidden: true, role: 'group', 'aria-label': 'Confirm delete' },
+  const confirm = el('div', { class: 'confirm', id: 'confirm-delete', hidden: true, role: 'group', 'aria-label': 'Confirm delete',
+    onkeydown: (ev) => { if (ev.key === 'Escape') { confirm.hidden = true; $('#delete').focus(); } } },
     el('span', {}, `Delete ${ref(c, n)}? This cannot be undone.`),
     el('button', { type: 'button', class: 'danger', id: 'delete-yes', onclick: async () => {
       try {
@@ -569,5 +573,18 @@ for (const id of ['#links', '#limit', '#budget']) {
   $(id).addEventListener('change', () => { if ($('#q').value.trim()) submitQuery(); });
 }
 $('#edit-form').addEventListener('submit', save);
+// "/" jumps to the query box from anywhere but a text field.
+document.addEventListener('keydown', (ev) => {
+  if (ev.key !== '/' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const t = ev.target;
+  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || (t && t.isContentEditable)) return;
+  ev.preventDefault();
+  const focus = () => { $('#q').focus(); $('#q').select(); };
+  if (route().path === '/') focus();
+  else {
+    window.addEventListener('hashchange', focus, { once: true }); // after render shows the view
+    location.hash = '#/';
+  }
+});
 document.body.dataset.app = 'ready';
 render();
