@@ -184,6 +184,22 @@ const (
 	linkAttachment                    // a file, not an entry: nothing to do
 )
 
+// Resolve finds the entry that the link l, written in the entry self,
+// points at, by the rules retrieve injects links with (SPEC §7 step 3).
+// isLink is false for what is not a link to another entry (a heading of
+// self, an attachment); otherwise target is the entry, or nil when the
+// link is unresolved.
+func Resolve(snap *index.Snapshot, self *index.Doc, l Link) (target *index.Doc, isLink bool) {
+	d, outcome := resolveLink(snap, self, l)
+	switch outcome {
+	case linkInside, linkAttachment:
+		return nil, false
+	case linkUnresolved:
+		return nil, true
+	}
+	return d, true
+}
+
 // resolveLink finds the entry a link of self points at, per SPEC §7 step
 // 3. A bare name costs two map lookups (index.Snapshot.LookupName), never
 // a scan.

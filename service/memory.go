@@ -82,6 +82,15 @@ func (m *Memory) Store() store.Store { return m.st }
 // rebuilt.
 func (m *Memory) Engine() *retrieve.Engine { return m.eng }
 
+// EmbeddingModel is the identity of the model whose vectors the Memory
+// fuses with BM25, or "" without an embedder.
+func (m *Memory) EmbeddingModel() string {
+	if m.vectors == nil {
+		return ""
+	}
+	return m.vectors.Model()
+}
+
 func (m *Memory) logf(format string, args ...any) { m.log.Printf(format, args...) }
 
 // watcher is a store that notices edits made behind its back and raises

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/service/httpapi"
+	"github.com/recallhq/recall/web"
 )
 
 const (
@@ -57,6 +58,8 @@ func newServeCmd(a *app) *cobra.Command {
   GET    /v1/categories                 → [{"category": "...", "count": N}, ...]
   GET    /healthz                       → {"status": "ok", "revision": N, "indexed": true,
                                          "unreadable": N}, 503 when the store is unavailable
+  GET    /v1/links/CATEGORY/NAME        → the entry's links (resolved or not) and backlinks
+  GET    /                              → a web page over all of the above
 
 Only query is required; budget_tokens 0 means no budget. PUT is an upsert: an
 update keeps the entry's metadata, and its tags unless "tags" is given.
@@ -147,12 +150,13 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	h.Handle("GET /v1/links/{category}/{name}", web.Links(m.Engine())) // for the page, behind the API's checks
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           h,
+		Handler:           web.Page(h, web.Options{Embedder: m.EmbeddingModel(), Alpha: o.engine.embedder.alpha}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		IdleTimeout:       2 * time.Minute,

@@ -86,6 +86,13 @@ func New(m *service.Memory, opts Options) (*Handler, error) {
 	return h, nil
 }
 
+// Handle mounts another endpoint on the API, behind the same checks
+// (token, Host and Origin) and request log, for example the web page's
+// GET /v1/links (package web). Call it before serving.
+func (h *Handler) Handle(pattern string, handler http.Handler) {
+	h.mux.Handle(pattern, handler)
+}
+
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
