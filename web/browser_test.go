@@ -878,6 +878,9 @@ func TestScreenshot(t *testing.T) {
 // percent-encoded path segment. It checks what the page asks for, so that
 // api.js and the new HTTP package can be matched.
 func TestAPIAfterService(t *testing.T) {
+	// A stand-in with the shapes of service/httpapi (kept small so that the
+	// exact requests can be checked): categories as an array, pages as
+	// arrays with X-Next-Cursor, edit with old_text and new_text.
 	ctx := tab(t)
 	var (
 		mu       sync.Mutex
@@ -895,21 +898,25 @@ func TestAPIAfterService(t *testing.T) {
 		send := func(v any) { json.NewEncoder(w).Encode(v) }
 		switch p := r.URL.EscapedPath(); {
 		case p == "/v1/categories":
-			send(map[string]any{"categories": []map[string]any{
-				{"category": "projects", "count": 1}, {"category": "projects/harbor", "count": 3}, {"category": "trips", "count": 2}}})
+			send([]map[string]any{
+				{"category": "projects", "count": 1}, {"category": "projects/harbor", "count": 3}, {"category": "trips", "count": 2}})
 		case p == "/v1/entries" && r.URL.Query().Get("cursor") == "":
-			send(map[string]any{"entries": []any{entry("kickoff"), entry("retro")}, "next_cursor": "page2"})
+			w.Header().Set("X-Next-Cursor", "page2")
+			send([]any{entry("kickoff"), entry("retro")})
 		case p == "/v1/entries":
-			send(map[string]any{"entries": []any{entry("standup")}, "next_cursor": ""})
+			send([]any{entry("standup")})
 		case p == "/v1/entries/projects%2Fharbor/kickoff" && r.Method == "GET":
 			send(map[string]any{"category": "projects/harbor", "name": "kickoff", "content": content})
 		case p == "/v1/entries/projects%2Fharbor/kickoff/edit" && r.Method == "POST":
-			var b struct{ Old, New string }
+			var b struct {
+				Old string `json:"old_text"`
+				New string `json:"new_text"`
+			}
 			json.NewDecoder(r.Body).Decode(&b)
 			requests[len(requests)-1] += " " + r.Header.Get("Content-Type") + " old=" + b.Old + " new=" + b.New
 			if !strings.Contains(content, b.Old) {
 				w.WriteHeader(http.StatusConflict)
-				send(map[string]any{"error": "old text not found", "field": "old"})
+				send(map[string]any{"error": "old_text not found", "field": "old_text"})
 				return
 			}
 			content = strings.Replace(content, b.Old, b.New, 1)

@@ -21,14 +21,14 @@ import (
 type retrieveOptions struct {
 	app *app
 
-	limit     int
-	budget    int
-	noBudget  bool
-	noLinks   bool
-	explain   bool
-	analysis  analyzerFlags
-	json      bool
-	embedder  embedderFlags
+	limit    int
+	budget   int
+	noBudget bool
+	noLinks  bool
+	explain  bool
+	analysis analyzerFlags
+	json     bool
+	embedder embedderFlags
 
 	categories []string
 	tags       []string
