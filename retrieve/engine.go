@@ -77,10 +77,11 @@ type Options struct {
 // snapshot is published under one publish lock (see the package doc,
 // "Freshness").
 type Engine struct {
-	st   store.Store
-	feed store.ChangeFeed // nil when the store has none
-	tok  *index.Analyzer
-	snap atomic.Pointer[index.Snapshot]
+	unavailable atomic.Pointer[error] // see Unavailable
+	st          store.Store
+	feed        store.ChangeFeed // nil when the store has none
+	tok         *index.Analyzer
+	snap        atomic.Pointer[index.Snapshot]
 
 	embedder     embed.Embedder
 	vectors      DocVectors
@@ -186,15 +187,46 @@ func (e *Engine) follow(ctx context.Context, changed <-chan struct{}) {
 // the entries changed) or, without a feed or when the feed lost track, by
 // a full build. Only the very first call, or a rebuild, reads the whole
 // store.
+//
+// A store that is out of reach (its error wraps store.ErrUnavailable: a
+// database that does not answer) does not stop retrieves once there is a
+// snapshot: they answer from the last one, and Unavailable says so, until
+// the store answers again and the snapshot catches up.
 func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
 	rev, err := e.st.Revision(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read store revision: %w", err)
+		return e.lastResort(fmt.Errorf("read store revision: %w", err))
 	}
 	if s := e.snap.Load(); s != nil && s.Revision() == rev {
+		e.unavailable.Store(nil)
 		return s, nil
 	}
-	return e.catchUp(ctx)
+	s, err := e.catchUp(ctx)
+	if err != nil {
+		return e.lastResort(err)
+	}
+	e.unavailable.Store(nil)
+	return s, nil
+}
+
+// lastResort answers a failed freshness check: with the current snapshot
+// when the store is merely out of reach, else with the error.
+func (e *Engine) lastResort(err error) (*index.Snapshot, error) {
+	if s := e.snap.Load(); s != nil && errors.Is(err, store.ErrUnavailable) {
+		e.unavailable.Store(&err)
+		return s, nil
+	}
+	return nil, err
+}
+
+// Unavailable returns the error that made the last retrieve answer from an
+// older snapshot because the store was out of reach, or nil when the
+// snapshot is current.
+func (e *Engine) Unavailable() error {
+	if p := e.unavailable.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Fresh is Snapshot, kept for callers written when Snapshot could answer

@@ -237,6 +237,11 @@ type Health struct {
 func (m *Memory) Health(ctx context.Context) (Health, error) {
 	rev, err := m.st.Revision(ctx)
 	if err != nil {
+		if m.indexed.Load() && m.available() == nil {
+			// A database out of reach: retrieves go on from the last
+			// index (retrieve.Engine.Snapshot); writes fail.
+			return Health{}, fmt.Errorf("%w: %w; retrieve answers from the last index until the store is back, writes fail", ErrUnavailable, err)
+		}
 		return Health{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	if err := m.available(); err != nil {

@@ -37,7 +37,9 @@ var (
 	// out of reach (connection refused or lost, server shutting down).
 	// Such calls fail at once rather than wait; the pool reconnects by
 	// itself once the server answers again.
-	ErrUnavailable = errors.New("database unavailable")
+	// It is store.ErrUnavailable itself, so callers that know only the
+	// store package (the engine, the servers) recognise it.
+	ErrUnavailable = store.ErrUnavailable
 )
 
 // Defaults of Options.

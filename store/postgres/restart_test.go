@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 )
 
@@ -104,6 +105,11 @@ func TestServerRestart(t *testing.T) {
 	waitFor(t, "b listening", 5*time.Second, b.Listening)
 	mustPut(t, a, "before", "stop", "x")
 	since := revision(t, b)
+	eb := retrieve.New(b, retrieve.Options{})
+	defer eb.Close()
+	if _, err := eb.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
 
 	c.pgctl(t, "stop", "-m", "fast")
 
@@ -125,6 +131,17 @@ func TestServerRestart(t *testing.T) {
 		t.Fatalf("Get with the server stopped = %v, want ErrUnavailable", err)
 	}
 	waitFor(t, "b's listener to notice", 5*time.Second, func() bool { return !b.Listening() })
+	// An engine over b keeps answering from its last index, and says so.
+	if _, err := eb.Rebuild(ctx); err == nil || !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("Rebuild with the server stopped = %v, want ErrUnavailable", err)
+	}
+	res, err := eb.Retrieve(ctx, retrieve.Request{Query: "stop", NoLinks: true})
+	if err != nil || len(res.Items) != 1 || res.Items[0].Category != "before" {
+		t.Fatalf("retrieve with the server stopped = %+v, %v; want the last index's answer", res, err)
+	}
+	if !errors.Is(eb.Unavailable(), ErrUnavailable) {
+		t.Fatalf("engine Unavailable() = %v, want ErrUnavailable", eb.Unavailable())
+	}
 
 	c.pgctl(t, "start", "-l", filepath.Join(c.dir, "server.log"))
 	back := time.Now()
@@ -144,6 +161,11 @@ func TestServerRestart(t *testing.T) {
 	if cs.Reset || !keySet(cs)["after:restart"] || keySet(cs)["during:stop"] {
 		t.Fatalf("b's changes since %d = %+v, want after:restart (and not the failed write)", since, cs)
 	}
+	// The engine catches up by itself and stops saying it is behind.
+	waitFor(t, "the engine to catch up", 5*time.Second, func() bool {
+		res, err := eb.Retrieve(ctx, retrieve.Request{Query: "restart", NoLinks: true})
+		return err == nil && len(res.Items) == 1 && eb.Unavailable() == nil
+	})
 	// And the feed works as before.
 	drain(ch)
 	mustPut(t, a, "later", "x", "y")
