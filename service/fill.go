@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/store"
 )
 
 // defaultFillQueue is the default bound of the vector fill's queue.
@@ -21,23 +22,45 @@ const fillBatch = 32
 // and never start goroutines.
 type filler struct {
 	m     *Memory
-	queue chan string
+	queue chan fillItem
 	all   atomic.Bool   // a full sync is due
 	kick  chan struct{} // wakes the worker for all
+}
+
+// fillItem is one entry that may need a vector: its indexed text when the
+// writer knows it, else its key, looked up in the index by the worker.
+type fillItem struct {
+	text string
+	key  store.Key
 }
 
 func newFiller(m *Memory, size int) *filler {
 	if size <= 0 {
 		size = defaultFillQueue
 	}
-	return &filler{m: m, queue: make(chan string, size), kick: make(chan struct{}, 1)}
+	return &filler{m: m, queue: make(chan fillItem, size), kick: make(chan struct{}, 1)}
 }
 
 // add queues one written entry's indexed text; a full queue turns into a
 // full sync instead of blocking the writer.
-func (f *filler) add(text string) {
+func (f *filler) add(text string) { f.put(fillItem{text: text}) }
+
+// changed is the engine's OnChange hook: the keys a new snapshot re-read
+// are queued (the worker reads their text from the index, not the store);
+// a full rebuild asks for a full sync. It never blocks.
+func (f *filler) changed(cs store.ChangeSet) {
+	if cs.Reset {
+		f.syncAll()
+		return
+	}
+	for _, k := range cs.Keys {
+		f.put(fillItem{key: k})
+	}
+}
+
+func (f *filler) put(it fillItem) {
 	select {
-	case f.queue <- text:
+	case f.queue <- it:
 	default:
 		f.syncAll()
 	}
@@ -54,21 +77,25 @@ func (f *filler) syncAll() {
 
 // run is the worker; it returns when ctx ends.
 func (f *filler) run(ctx context.Context) {
-	batch := make([]string, 0, fillBatch)
+	items := make([]fillItem, 0, fillBatch)
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case t := <-f.queue:
-			batch = append(batch[:0], t)
+		case it := <-f.queue:
+			items = append(items[:0], it)
 		drain:
-			for len(batch) < fillBatch {
+			for len(items) < fillBatch {
 				select {
-				case t := <-f.queue:
-					batch = append(batch, t)
+				case it := <-f.queue:
+					items = append(items, it)
 				default:
 					break drain
 				}
+			}
+			batch := f.texts(ctx, items)
+			if len(batch) == 0 {
+				break
 			}
 			if _, err := f.m.vectors.Embed(ctx, batch); err != nil && ctx.Err() == nil {
 				f.m.logf("embed (%s): %v", f.m.vectors.Model(), err)
@@ -79,6 +106,29 @@ func (f *filler) run(ctx context.Context) {
 			f.sync(ctx)
 		}
 	}
+}
+
+// texts returns the indexed texts of items; a key no longer in the index
+// (deleted) needs no vector.
+func (f *filler) texts(ctx context.Context, items []fillItem) []string {
+	var snap *index.Snapshot
+	texts := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.text != "" {
+			texts = append(texts, it.text)
+			continue
+		}
+		if snap == nil {
+			var err error
+			if snap, err = f.m.eng.Snapshot(ctx); err != nil {
+				return texts
+			}
+		}
+		if d := snap.Lookup(it.key.Category, it.key.Name); d != nil {
+			texts = append(texts, IndexedText(d.Name, d.Content))
+		}
+	}
+	return texts
 }
 
 // sync embeds every indexed entry that has no vector and drops the

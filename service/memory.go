@@ -66,11 +66,23 @@ func New(st store.Store, opts Options) *Memory {
 	if m.log == nil {
 		m.log = log.New(io.Discard, "", 0)
 	}
-	m.eng = retrieve.New(wrapStore(st), opts.Engine)
-	if c, ok := opts.Engine.Vectors.(*cache.Cache); ok && opts.Engine.Embedder != nil {
+	eo := opts.Engine
+	if c, ok := eo.Vectors.(*cache.Cache); ok && eo.Embedder != nil {
 		m.vectors = c
 		m.fill = newFiller(m, opts.FillQueue)
+		// Every snapshot the engine publishes names what it changed —
+		// writes through the Memory, through the store, by other processes
+		// (the store's change feed) — and those entries are what may need
+		// a vector: the fill follows the index, and never rereads the store.
+		user := eo.OnChange
+		eo.OnChange = func(cs store.ChangeSet) {
+			m.fill.changed(cs)
+			if user != nil {
+				user(cs)
+			}
+		}
 	}
+	m.eng = retrieve.New(wrapStore(st), eo)
 	return m
 }
 
@@ -119,27 +131,6 @@ func (m *Memory) Start(ctx context.Context) error {
 			return fmt.Errorf("watch the store: %w", err)
 		}
 	}
-	if f, ok := m.st.(store.ChangeFeed); ok && m.fill != nil {
-		// The engine follows the feed for the index; the Memory follows it
-		// for vectors: what changed, not the whole store.
-		since, err := m.st.Revision(ctx)
-		if err != nil {
-			cancel()
-			return err
-		}
-		ch, unsubscribe := f.Subscribe()
-		m.wg.Go(func() {
-			defer unsubscribe()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-ch:
-					since = m.followFeed(ctx, f, since)
-				}
-			}
-		})
-	}
 	if m.fill != nil {
 		m.wg.Go(func() { m.fill.run(ctx) })
 	}
@@ -147,8 +138,8 @@ func (m *Memory) Start(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the background work and waits for it. It does not close
-// the store.
+// Close stops the background work (the engine's change-feed follower
+// included) and waits for it. It does not close the store.
 func (m *Memory) Close() error {
 	m.mu.Lock()
 	stop := m.stop
@@ -157,7 +148,7 @@ func (m *Memory) Close() error {
 		stop()
 	}
 	m.wg.Wait()
-	return nil
+	return m.eng.Close() // its change-feed follower
 }
 
 // changed runs when the store moved behind the Memory's back: the index
@@ -166,36 +157,12 @@ func (m *Memory) changed(ctx context.Context) {
 	if ctx.Err() != nil {
 		return
 	}
-	m.logf("store changed outside the server; re-indexing")
+	// The index catches up now rather than on the next retrieve; the keys
+	// it re-reads reach the vector fill through the engine's OnChange.
+	m.logf("store changed outside the server; catching up")
 	if _, err := m.eng.Snapshot(ctx); err != nil && ctx.Err() == nil {
 		m.logf("index: %v", err)
 	}
-	if m.fill != nil {
-		m.fill.syncAll()
-	}
-}
-
-// followFeed queues for the vector fill the entries changed after since,
-// and returns the revision it caught up to. A feed that lost track asks
-// for a sync of the whole index.
-func (m *Memory) followFeed(ctx context.Context, f store.ChangeFeed, since uint64) uint64 {
-	cs, err := f.Changes(ctx, since)
-	if err != nil {
-		if ctx.Err() == nil {
-			m.logf("change feed: %v", err)
-		}
-		return since
-	}
-	if cs.Reset {
-		m.fill.syncAll()
-		return cs.Rev
-	}
-	for _, k := range cs.Keys {
-		if e, err := m.st.Get(ctx, k.Category, k.Name); err == nil {
-			m.fill.add(IndexedText(e.Name, e.Content)) // a cached text costs a lookup
-		}
-	}
-	return cs.Rev
 }
 
 // warm builds the index ahead of the first retrieve and records what it

@@ -23,6 +23,7 @@ func (s *Store) PutBatch(ctx context.Context, entries []store.Entry) error {
 	rows := make([][]any, 0, len(entries))
 	index := make(map[store.Key]int, len(entries))
 	for i, e := range entries {
+		e = store.Normalize(e)
 		args, err := prepare(fmt.Sprintf("%s: entry %d (%s)", op, i, e.Key()), e)
 		if err != nil {
 			return err

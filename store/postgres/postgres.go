@@ -375,6 +375,7 @@ func (e errPassThrough) Error() string { return e.err.Error() }
 
 // Get returns the entry with the identity.
 func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, error) {
+	category, name = store.NormalizeKey(category, name) // SPEC §1: identities are NFC
 	op := "get " + store.Key{Category: category, Name: name}.String()
 	if err := store.ValidateKey(category, name); err != nil {
 		return store.Entry{}, fmt.Errorf("%s: %w", op, err)
@@ -403,6 +404,7 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 // the creation time of the entry being replaced (or becomes the
 // database's now); a zero Meta.Updated becomes the database's now.
 func (s *Store) Put(ctx context.Context, e store.Entry) error {
+	e = store.Normalize(e)
 	op := "put " + e.Key().String()
 	args, err := prepare(op, e)
 	if err != nil {
@@ -435,6 +437,7 @@ const maxUpdateAttempts = 20
 // again with the entry that now exists). fn runs while the transaction is
 // open and must not call the store.
 func (s *Store) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
+	category, name = store.NormalizeKey(category, name) // SPEC §1: identities are NFC
 	op := "update " + store.Key{Category: category, Name: name}.String()
 	if err := store.ValidateKey(category, name); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -457,6 +460,7 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 				if err != nil {
 					return errPassThrough{err}
 				}
+				e = store.Normalize(e)
 				if e.Category != category || e.Name != name {
 					return fmt.Errorf("%w: the update function returned %s, another identity", store.ErrInvalid, e.Key())
 				}
@@ -544,6 +548,7 @@ func optTime(t time.Time) *time.Time {
 // Delete removes the entry with the identity. A missing entry is
 // ErrNotFound and leaves the revision alone.
 func (s *Store) Delete(ctx context.Context, category, name string) error {
+	category, name = store.NormalizeKey(category, name) // SPEC §1: identities are NFC
 	op := "delete " + store.Key{Category: category, Name: name}.String()
 	if err := store.ValidateKey(category, name); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
