@@ -364,6 +364,10 @@ function treeView(cats, current) {
 // ---- entry ---------------------------------------------------------------
 
 async function renderEntry(c, n) {
+  // Clear what an earlier visit left, so nothing stale can be clicked
+  // (Delete of another entry!) while this one loads.
+  $('#entry-title').replaceChildren();
+  $('#entry').replaceChildren();
   const [e, l] = await Promise.all([api.get(c, n), api.links(c, n).catch((err) => ({ error: err }))]);
   document.title = ref(c, n) + ' — recall';
   $('#entry-title').replaceChildren(el('a', { href: browseHref(c), class: 'crumb' }, c), ' / ', el('span', {}, n));
