@@ -5,15 +5,14 @@ package web
 // skip, saying so; with RECALL_REQUIRE_BROWSER=1 or CI=true (.ci/run sets
 // the first) they fail instead. RECALL_CHROMIUM names the browser binary.
 //
-// The server is the real one, built from ../cmd/recall and started as a
-// subprocess: the HTTP API lives in package main today. Once it is an
-// importable handler, startServer can serve it in-process with httptest.
+// The server runs in-process (httptest), assembled from the same packages
+// `recall serve` wires together; the CLI answers the page is compared with
+// come from the real binary, built from ../cmd/recall.
 //
 // go test ./web -run TestScreenshot -args -screenshot ../docs/web.png
 // writes the screenshots (and a -390 and an -entry variant beside it).
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -29,12 +28,18 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/recallhq/recall/embed/cache"
+	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/service/httpapi"
+	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 // TestMain closes the browser and removes the browser profile and the
@@ -173,49 +178,59 @@ type server struct {
 	bin   string
 }
 
-// startServer runs `recall serve` on a fresh copy of the sample memory.
-// extra are more serve flags (--token).
+// startServer serves a fresh copy of the sample memory in-process, put
+// together as `recall serve` does it (cmd/recall/serve.go): a folder store
+// watched by a service.Memory, the HTTP API of service/httpapi with
+// GET /v1/links mounted behind its checks, and Page around it. extra are
+// serve's flags that the tests use: --token T and --embedder hash.
 func startServer(t *testing.T, extra ...string) *server {
 	t.Helper()
-	bin := recallBin(t)
+	bin := recallBin(t) // for the CLI answers the page is compared with
 	dir := copyMemory(t)
-	args := append([]string{"--store", dir, "serve", "--addr", "127.0.0.1:0", "--quiet"}, extra...)
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "RECALL_TOKEN=", "RECALL_EMBEDDER=none")
-	stderr, err := cmd.StderrPipe()
+	var token, embedder string
+	for i := 0; i+1 < len(extra); i += 2 {
+		switch extra[i] {
+		case "--token":
+			token = extra[i+1]
+		case "--embedder":
+			embedder = extra[i+1]
+		default:
+			t.Fatalf("startServer: unknown flag %s", extra[i])
+		}
+	}
+	st, err := fsstore.Open(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	var eo retrieve.Options
+	var opts Options
+	if embedder == "hash" {
+		emb, err := hash.New(hash.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cache.New(emb, st, cache.Options{})
+		eo.Embedder, eo.Vectors = emb, c
+		opts.Embedder = c.Model()
+	}
+	m := service.New(st, service.Options{Engine: eo})
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := m.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok {
-				a, _, _ := strings.Cut(rest, ",")
-				addr <- a
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-		}
-	})
-	select {
-	case a := <-addr:
-		return &server{URL: a, Store: dir, bin: bin}
-	case <-time.After(30 * time.Second):
-		t.Fatal("recall serve did not say where it listens")
+	h, err := httpapi.New(m, httpapi.Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return nil
+	h.Handle("GET /v1/links/{category}/{name}", Links(m.Engine()))
+	ts := httptest.NewServer(Page(h, opts))
+	t.Cleanup(func() {
+		ts.Close()
+		cancel()
+		m.Close()
+		st.Close()
+	})
+	return &server{URL: ts.URL, Store: dir, bin: bin}
 }
 
 // cliResult is what `recall retrieve --json` prints, as far as the page
