@@ -123,7 +123,15 @@ func TestVectorsCorrupt(t *testing.T) {
 			if c.name == "key not hex" {
 				wantKeys, wantVecs = keys, vecs // the original is intact
 			}
-			storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), wantKeys, wantVecs)
+			got, dropped := storetest.LoadAllReport(t, s, model)
+			storetest.CheckVectorsEqual(t, got, wantKeys, wantVecs)
+			// The load says what it dropped, once.
+			if dropped != 1 {
+				t.Errorf("LoadVectorsReport dropped %d records, want 1", dropped)
+			}
+			if _, again := storetest.LoadAllReport(t, s, model); again != 0 {
+				t.Errorf("a second load dropped %d records, want 0", again)
+			}
 
 			// The damaged value is gone from the file, not only skipped.
 			_ = s.db.View(func(tx *bbolt.Tx) error {
