@@ -210,3 +210,31 @@ func BenchmarkLoadVectors(b *testing.B) {
 		})
 	}
 }
+
+// FuzzVectorValue: arbitrary bytes as a stored vector value never panic
+// and are accepted only when they are well formed; under a good checksum
+// they reach the dim checks, and what is accepted round-trips.
+func FuzzVectorValue(f *testing.F) {
+	good := appendVector(nil, []float32{1, -2, 0.5})
+	f.Add(good)
+	f.Add(good[:len(good)-1])
+	f.Add([]byte{vectorVersion, 0, 0, 0, 0})
+	f.Add([]byte{vectorVersion, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, v := range [][]byte{b, append(b[:len(b):len(b)], crcOf(b)...)} {
+			dim, err := checkVector(v)
+			if err != nil {
+				continue
+			}
+			if len(v) != 1+4+4*dim+4 || v[0] != vectorVersion {
+				t.Fatalf("accepted %d bytes as a vector of dim %d", len(v), dim)
+			}
+			vec := make([]float32, dim)
+			readVector(v, vec)
+			if again := appendVector(nil, vec); string(again) != string(v) {
+				t.Fatalf("accepted value does not round-trip: %x → %x", v, again)
+			}
+		}
+	})
+}
