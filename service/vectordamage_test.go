@@ -135,6 +135,9 @@ func TestDamagedVectorCacheIsReportedAndRefilled(t *testing.T) {
 	if len(seen) != 2 {
 		t.Fatalf("retrieve coffee: %v, want e0 and e4", seen)
 	}
+	if fr, _, err := m.Retrieve(ctx, service.RetrieveParams{Query: "coffee", Categories: []string{"n"}}); err != nil || !fr.EmbeddingUsed {
+		t.Fatalf("filtered retrieve over four vectors: %+v %v", fr, err)
+	}
 
 	// Started, the Memory embeds e4 again, and the next load is clean.
 	if err := m.Start(ctx); err != nil {
@@ -172,6 +175,11 @@ func TestDamagedVectorCacheWithNothingLeftIsBM25(t *testing.T) {
 	}
 	if res.EmbeddingUsed || len(res.Items) != 2 {
 		t.Fatalf("retrieve over a cache with no vector: embedding_used %v, %d items", res.EmbeddingUsed, len(res.Items))
+	}
+	// The filtered path (a wider engine retrieve, then the filter) says
+	// the same.
+	if fr, _, err := m.Retrieve(ctx, service.RetrieveParams{Query: "coffee", Categories: []string{"n"}}); err != nil || fr.EmbeddingUsed || len(fr.Items) != 2 {
+		t.Fatalf("filtered retrieve over a cache with no vector: %+v %v", fr, err)
 	}
 	for _, it := range res.Items {
 		if it.CosScore != nil {
