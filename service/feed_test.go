@@ -14,30 +14,59 @@ import (
 )
 
 // feedStore is a store with a hand-driven change feed: note records a
-// write made behind the Memory's back and announces it.
+// write made behind the Memory's back and announces it to every
+// subscriber (the engine and the Memory both follow the feed, so each
+// gets its own channel, and Changes answers by revision without
+// consuming anything).
 type feedStore struct {
 	store.Store
 	mu   sync.Mutex
-	keys []store.Key
-	ch   chan struct{}
+	log  []noted
+	subs []chan struct{}
+}
+
+type noted struct {
+	rev uint64
+	key store.Key
 }
 
 func (f *feedStore) Changes(ctx context.Context, since uint64) (store.ChangeSet, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	rev, err := f.Store.Revision(ctx)
-	cs := store.ChangeSet{Since: since, Rev: rev, Keys: f.keys}
-	f.keys = nil
+	cs := store.ChangeSet{Since: since, Rev: rev}
+	for _, n := range f.log {
+		if n.rev > since && n.rev <= rev {
+			cs.Keys = append(cs.Keys, n.key)
+		}
+	}
 	return cs, err
 }
 
-func (f *feedStore) Subscribe() (<-chan struct{}, func()) { return f.ch, func() {} }
-
-func (f *feedStore) note(k store.Key) {
+func (f *feedStore) Subscribe() (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
 	f.mu.Lock()
-	f.keys = append(f.keys, k)
+	f.subs = append(f.subs, ch)
 	f.mu.Unlock()
-	f.ch <- struct{}{}
+	return ch, func() {}
+}
+
+func (f *feedStore) note(ctx context.Context, k store.Key) error {
+	rev, err := f.Store.Revision(ctx)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	f.log = append(f.log, noted{rev, k})
+	subs := f.subs
+	f.mu.Unlock()
+	for _, ch := range subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	return nil
 }
 
 // An entry written behind the Memory's back, announced by the store's
@@ -45,7 +74,7 @@ func (f *feedStore) note(k store.Key) {
 // is read, not the store.
 func TestFillFollowsChangeFeed(t *testing.T) {
 	ctx := context.Background()
-	st := &feedStore{Store: stores(t)["bolt"], ch: make(chan struct{}, 1)}
+	st := &feedStore{Store: stores(t)["bolt"]}
 	emb, _ := hash.New(hash.Config{})
 	vec := cache.New(emb, any(st.Store).(cache.Backend), cache.Options{})
 	m := service.New(st, service.Options{Engine: retrieve.Options{Embedder: emb, Vectors: vec}})
@@ -59,7 +88,9 @@ func TestFillFollowsChangeFeed(t *testing.T) {
 	if err := st.Store.Put(ctx, e); err != nil {
 		t.Fatal(err)
 	}
-	st.note(e.Key())
+	if err := st.note(ctx, e.Key()); err != nil {
+		t.Fatal(err)
+	}
 	key := cache.Key(service.IndexedText(e.Name, e.Content))
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if _, ok := vec.Get(key); ok {

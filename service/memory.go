@@ -81,6 +81,7 @@ func New(st store.Store, opts Options) *Memory {
 				user(cs)
 			}
 		}
+		c.OnDropped(m.vectorsDropped)
 	}
 	m.eng = retrieve.New(wrapStore(st), eo)
 	return m
@@ -104,6 +105,17 @@ func (m *Memory) EmbeddingModel() string {
 }
 
 func (m *Memory) logf(format string, args ...any) { m.log.Printf(format, args...) }
+
+// vectorsDropped runs when loading the vector cache found damaged records
+// and dropped them: it says so, and asks the fill for a pass over the
+// whole index, which embeds every entry missing a vector again (once the
+// Memory is started). Until then retrieve fuses over the vectors left, as
+// SPEC §6 allows: an entry without one adds nothing on the cosine side.
+func (m *Memory) vectorsDropped(model string, n int) {
+	m.logf("vector cache for %s was damaged: dropped %s; re-embedding the entries that lost their vector",
+		model, plural(n, "record", "records"))
+	m.fill.syncAll()
+}
 
 // watcher is a store that notices edits made behind its back and raises
 // its revision for them (store/fs).

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log"
 
 	"github.com/spf13/cobra"
@@ -86,7 +87,12 @@ func (a *app) withMemory(ctx context.Context, mode openMode, f *engineFlags, fn 
 		f = &engineFlags{analysis: analyzerFlags{segmenter: gse.ModeOff.String()}}
 	}
 	return a.withStore(ctx, mode, func(st store.Store) error {
-		m, err := a.newMemory(st, f, nil)
+		// Damage met on the way (a cut vector cache) is said on stderr.
+		var w io.Writer = io.Discard
+		if a.stderr != nil {
+			w = a.stderr
+		}
+		m, err := a.newMemory(st, f, log.New(w, "recall: ", 0))
 		if err != nil {
 			return err
 		}

@@ -26,6 +26,17 @@ type Backend interface {
 	DeleteVectors(ctx context.Context, model string, keys []string) error
 }
 
+// DamageReporter is a Backend that can tell how many damaged records a
+// load dropped. store/fs, store/bolt and store/postgres implement it; the
+// Cache uses it when its backend does, and reports the count through the
+// function given to OnDropped.
+type DamageReporter interface {
+	// LoadVectorsReport is LoadVectors, and also returns how many stored
+	// records it dropped as damaged (the backend's doc says how it counts
+	// damage whose extent it cannot know).
+	LoadVectorsReport(ctx context.Context, model string, fn func(key string, vec []float32) error) (dropped int, err error)
+}
+
 // Key is the cache key of a text: the hex SHA-256 of its bytes. An entry's
 // indexed text (name + " " + content) changes exactly when it must be
 // re-embedded.
@@ -56,8 +67,9 @@ type Cache struct {
 	model string
 	opts  Options
 
-	loadMu sync.Mutex
-	loaded bool
+	loadMu    sync.Mutex
+	loaded    bool
+	onDropped func(model string, dropped int)
 
 	mu      sync.RWMutex
 	vecs    map[string][]float32
@@ -92,6 +104,17 @@ func New(emb embed.Embedder, be Backend, opts Options) *Cache {
 // Model is the identity vectors are stored under.
 func (c *Cache) Model() string { return c.model }
 
+// OnDropped sets fn to be called, from Load, when the backend dropped
+// damaged records while loading (only backends that implement
+// DamageReporter can tell). The vectors of those records are missing from
+// the cache; a Sync (or Embed of their texts) computes them again. fn
+// replaces any earlier one; nil removes it.
+func (c *Cache) OnDropped(fn func(model string, dropped int)) {
+	c.loadMu.Lock()
+	c.onDropped = fn
+	c.loadMu.Unlock()
+}
+
 // Load reads the backend's vectors for the model into memory, once. Later
 // calls return at once; a failed load is retried by the next call.
 func (c *Cache) Load(ctx context.Context) error {
@@ -102,12 +125,24 @@ func (c *Cache) Load(ctx context.Context) error {
 		return nil
 	}
 	got := map[string][]float32{}
-	err := c.be.LoadVectors(ctx, c.model, func(key string, vec []float32) error {
+	put := func(key string, vec []float32) error {
 		got[key] = vec
 		return nil
-	})
+	}
+	var (
+		dropped int
+		err     error
+	)
+	if r, ok := c.be.(DamageReporter); ok {
+		dropped, err = r.LoadVectorsReport(ctx, c.model, put)
+	} else {
+		err = c.be.LoadVectors(ctx, c.model, put)
+	}
 	if err != nil {
 		return fmt.Errorf("load cached vectors for %s: %w", c.model, err)
+	}
+	if dropped > 0 && c.onDropped != nil {
+		c.onDropped(c.model, dropped)
 	}
 	c.mu.Lock()
 	for k, v := range got {

@@ -108,6 +108,8 @@
 // LoadVectors skips a value that fails these checks (damaged, truncated,
 // another format version, a key that is not a hex SHA-256) and then deletes
 // it in a separate write transaction; it never returns one.
+// LoadVectorsReport (the optional embed/cache.DamageReporter) also returns
+// how many values a load dropped.
 //
 // # Locking
 //

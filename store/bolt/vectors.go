@@ -82,9 +82,17 @@ func readVector(v []byte, dst []float32) {
 // ended, so fn may call any method of the store. An error from fn stops
 // the load and is returned as is.
 func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error {
+	_, err := s.LoadVectorsReport(ctx, model, fn)
+	return err
+}
+
+// LoadVectorsReport is LoadVectors, and also returns how many values it
+// skipped as damaged (embed/cache.DamageReporter). Each damaged value is
+// one record, counted exactly.
+func (s *Store) LoadVectorsReport(ctx context.Context, model string, fn func(key string, vec []float32) error) (int, error) {
 	op := fmt.Sprintf("load vectors for %q", model)
 	if err := store.ValidateModel(model); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	var (
 		keys []string
@@ -141,7 +149,7 @@ func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key strin
 		})
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(bad) > 0 {
 		_ = s.dropCorruptVectors(ctx, model, bad)
@@ -149,14 +157,14 @@ func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key strin
 	for i, k := range keys {
 		if i%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("%s: %w", op, err)
+				return len(bad), fmt.Errorf("%s: %w", op, err)
 			}
 		}
 		if err := fn(k, vecs[i]); err != nil {
-			return err
+			return len(bad), err
 		}
 	}
-	return nil
+	return len(bad), nil
 }
 
 // dropCorruptVectors deletes the keys LoadVectors found damaged, unless a

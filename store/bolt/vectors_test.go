@@ -123,7 +123,15 @@ func TestVectorsCorrupt(t *testing.T) {
 			if c.name == "key not hex" {
 				wantKeys, wantVecs = keys, vecs // the original is intact
 			}
-			storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, model), wantKeys, wantVecs)
+			got, dropped := storetest.LoadAllReport(t, s, model)
+			storetest.CheckVectorsEqual(t, got, wantKeys, wantVecs)
+			// The load says what it dropped, once.
+			if dropped != 1 {
+				t.Errorf("LoadVectorsReport dropped %d records, want 1", dropped)
+			}
+			if _, again := storetest.LoadAllReport(t, s, model); again != 0 {
+				t.Errorf("a second load dropped %d records, want 0", again)
+			}
 
 			// The damaged value is gone from the file, not only skipped.
 			_ = s.db.View(func(tx *bbolt.Tx) error {
@@ -201,4 +209,32 @@ func BenchmarkLoadVectors(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzVectorValue: arbitrary bytes as a stored vector value never panic
+// and are accepted only when they are well formed; under a good checksum
+// they reach the dim checks, and what is accepted round-trips.
+func FuzzVectorValue(f *testing.F) {
+	good := appendVector(nil, []float32{1, -2, 0.5})
+	f.Add(good)
+	f.Add(good[:len(good)-1])
+	f.Add([]byte{vectorVersion, 0, 0, 0, 0})
+	f.Add([]byte{vectorVersion, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, v := range [][]byte{b, append(b[:len(b):len(b)], crcOf(b)...)} {
+			dim, err := checkVector(v)
+			if err != nil {
+				continue
+			}
+			if len(v) != 1+4+4*dim+4 || v[0] != vectorVersion {
+				t.Fatalf("accepted %d bytes as a vector of dim %d", len(v), dim)
+			}
+			vec := make([]float32, dim)
+			readVector(v, vec)
+			if again := appendVector(nil, vec); string(again) != string(v) {
+				t.Fatalf("accepted value does not round-trip: %x → %x", v, again)
+			}
+		}
+	})
 }

@@ -183,7 +183,9 @@
 // that finds the file changed since this Store last wrote or read it
 // checks it the same way before appending. A crash can therefore lose the
 // records of the calls in flight (or keep an intact prefix of them), but
-// never damages records written before.
+// never damages records written before. LoadVectorsReport (the optional
+// embed/cache.DamageReporter) also returns how many records a load
+// dropped, so that a server can say so and embed them again.
 //
 // Operations on one model's file are serialised by a mutex within the
 // Store, and across processes (and Stores) by an exclusive flock on

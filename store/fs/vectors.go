@@ -506,31 +506,53 @@ func (vf *vectorFile) settle(f *os.File, d *vectorData) error {
 // any method of the store. An error from fn stops the load and is
 // returned as is.
 func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error {
+	_, err := s.LoadVectorsReport(ctx, model, fn)
+	return err
+}
+
+// LoadVectorsReport is LoadVectors, and also returns how many records it
+// dropped as damaged (embed/cache.DamageReporter). The records after the
+// first damaged one cannot be framed, so a cut tail is counted as the
+// number of records of the last good record's size it could hold, rounded
+// up (at least 1; exactly 1 when no good record is left to size by); a
+// file set aside (its header is not trusted) counts as 1.
+func (s *Store) LoadVectorsReport(ctx context.Context, model string, fn func(key string, vec []float32) error) (int, error) {
 	op := fmt.Sprintf("load vectors for %q", model)
 	if err := s.check(ctx, op); err != nil {
-		return err
+		return 0, err
 	}
 	if err := store.ValidateModel(model); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	if err := s.checkRecallDir(s.vectorDir()); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	vf := s.vectors.file(s.vectorDir(), model)
-	var d vectorData
+	var (
+		d       vectorData
+		dropped int
+	)
 	err := s.withFile(ctx, vf, false, func(f *os.File) error {
 		var err error
 		d, err = vf.read(f)
 		if errors.Is(err, errVectorHeader) {
+			dropped = 1
 			return vf.setAside()
 		}
 		if err != nil {
 			return err
 		}
+		if d.damaged() {
+			var last *record
+			if n := len(d.live); n > 0 {
+				last = &d.live[n-1]
+			}
+			dropped = estimateRecords(d.data, d.end, last)
+		}
 		return vf.settle(f, &d)
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	total := 0
 	for _, r := range d.live {
@@ -540,17 +562,28 @@ func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key strin
 	for i, r := range d.live {
 		if i%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("%s: %w", op, err)
+				return dropped, fmt.Errorf("%s: %w", op, err)
 			}
 		}
 		var vec []float32
 		vec, slab = slab[:r.dim:r.dim], slab[r.dim:]
 		r.values(d.data, vec)
 		if err := fn(hex.EncodeToString(d.data[r.off:r.off+rawKeyLen]), vec); err != nil {
-			return err
+			return dropped, err
 		}
 	}
-	return nil
+	return dropped, nil
+}
+
+// estimateRecords is how many records the damaged bytes of data from off
+// on could hold at the size of like, rounded up; at least 1, and 1 when
+// like is nil.
+func estimateRecords(data []byte, off int, like *record) int {
+	if like == nil {
+		return 1
+	}
+	size := like.size()
+	return max((len(data)-off+size-1)/size, 1)
 }
 
 // PutVectors stores vecs[i] under keys[i] for model, replacing existing

@@ -17,7 +17,10 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Store { return openNew(t) })
 }
 
-var _ cache.Backend = (*Store)(nil)
+var (
+	_ cache.Backend        = (*Store)(nil)
+	_ cache.DamageReporter = (*Store)(nil)
+)
 
 func TestVectors(t *testing.T) {
 	testURL(t)
@@ -54,7 +57,15 @@ func TestVectorsCorruptRowsDropped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	storetest.CheckVectorsEqual(t, storetest.LoadAll(t, s, "m"), keys[3:], vecs[3:])
+	got, dropped := storetest.LoadAllReport(t, s, "m")
+	storetest.CheckVectorsEqual(t, got, keys[3:], vecs[3:])
+	// The load counts what it dropped (embed/cache.DamageReporter), once.
+	if dropped != len(edits) {
+		t.Errorf("LoadVectorsReport dropped %d rows, want %d", dropped, len(edits))
+	}
+	if _, again := storetest.LoadAllReport(t, s, "m"); again != 0 {
+		t.Errorf("a second load dropped %d rows, want 0", again)
+	}
 	var n int
 	if err := admin.QueryRow(ctx, `SELECT count(*) FROM "`+tbl+`".vectors`).Scan(&n); err != nil {
 		t.Fatal(err)

@@ -59,9 +59,17 @@ const vectorPage = 1024
 // is. The load is not a snapshot: vectors written meanwhile may or may not
 // be seen.
 func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error {
+	_, err := s.LoadVectorsReport(ctx, model, fn)
+	return err
+}
+
+// LoadVectorsReport is LoadVectors, and also returns how many rows it
+// skipped as damaged (embed/cache.DamageReporter): each such row is one
+// record, counted exactly.
+func (s *Store) LoadVectorsReport(ctx context.Context, model string, fn func(key string, vec []float32) error) (int, error) {
 	op := fmt.Sprintf("load vectors for %q", model)
 	if err := store.ValidateModel(model); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	var (
 		after            string
@@ -113,19 +121,19 @@ func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key strin
 			return rows.Err()
 		})
 		if err != nil {
-			return err
+			return len(badKeys), err
 		}
 		first = false
 		for i, k := range keys {
 			if err := fn(k, vecs[i]); err != nil {
-				return err
+				return len(badKeys), err
 			}
 		}
 		if n < vectorPage {
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
+			return len(badKeys), fmt.Errorf("%s: %w", op, err)
 		}
 	}
 	if len(badKeys) > 0 {
@@ -134,7 +142,7 @@ func (s *Store) LoadVectors(ctx context.Context, model string, fn func(key strin
 			return err
 		})
 	}
-	return nil
+	return len(badKeys), nil
 }
 
 // PutVectors stores vecs[i] under keys[i] for model, replacing existing

@@ -115,6 +115,26 @@ func sameBits(a, b []float32) bool {
 	return true
 }
 
+// LoadAllReport is LoadAll through a backend's LoadVectorsReport, and
+// also returns the count of records it dropped as damaged.
+func LoadAllReport(t testing.TB, s interface {
+	LoadVectorsReport(ctx context.Context, model string, fn func(key string, vec []float32) error) (int, error)
+}, model string) (map[string][]float32, int) {
+	t.Helper()
+	got := map[string][]float32{}
+	dropped, err := s.LoadVectorsReport(ctx, model, func(k string, v []float32) error {
+		if _, dup := got[k]; dup {
+			t.Errorf("key %s yielded twice", k)
+		}
+		got[k] = v
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("LoadVectorsReport(%q): %v", model, err)
+	}
+	return got, dropped
+}
+
 // CheckVectorsEqual fails the test unless got holds exactly keys, each
 // with its vector bit for bit.
 func CheckVectorsEqual(t testing.TB, got map[string][]float32, keys []string, vecs [][]float32) {
