@@ -20,8 +20,12 @@ import (
 //
 //	revision | analyzer name | meta | docs: n, then per doc category, name,
 //	content, |D|, tokens_est | terms: n, the number of postings of all,
-//	then per term its text and its postings (a count, then per posting
-//	the doc as a delta from the previous one, and tf)
+//	the texts of all terms one after the other (a byte string), then per
+//	term the length of its text and its postings (a count, then per
+//	posting the doc as a delta from the previous one, and tf)
+//
+// The term texts come in one block so that a load allocates one string
+// for them all rather than one per term.
 //
 // Everything a load could not recompute without tokenizing is there; the
 // rest (|D| table, block bounds, identity table, name map) is recomputed,
@@ -29,7 +33,7 @@ import (
 
 // PersistVersion is the version of the persisted snapshot layout. Decode
 // rejects any other.
-const PersistVersion = 1
+const PersistVersion = 2
 
 var persistMagic = []byte("RCLSNAP\n")
 
@@ -78,8 +82,16 @@ func Encode(s *Snapshot, meta []byte) []byte {
 		total += len(l)
 	}
 	b = binary.AppendUvarint(b, uint64(total))
+	text := 0
+	for _, t := range names {
+		text += len(t)
+	}
+	b = binary.AppendUvarint(b, uint64(text))
+	for _, t := range names {
+		b = append(b, t...)
+	}
 	for id, t := range names {
-		b = appendBytes(b, t)
+		b = binary.AppendUvarint(b, uint64(len(t)))
 		l := seg.postings[id]
 		b = binary.AppendUvarint(b, uint64(len(l)))
 		prev := uint32(0)
@@ -154,9 +166,16 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	seg.terms = make(map[string]uint32, nt)
 	seg.postings = make([][]posting, 0, nt)
 	flat := make([]posting, 0, r.count(2))
+	arena := r.str()
 	starts := make([]int, 0, nt+1)
 	for id := 0; id < nt && r.err == nil; id++ {
-		seg.terms[r.str()] = uint32(id)
+		n := r.uvarint()
+		if n > uint64(len(arena)) {
+			r.err = errors.New("term text out of range")
+			break
+		}
+		seg.terms[arena[:n]] = uint32(id)
+		arena = arena[n:]
 		if len(seg.terms) != id+1 {
 			r.err = errors.New("duplicate term")
 			break
@@ -177,7 +196,7 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 			flat = append(flat, posting{doc: uint32(doc), tf: tf})
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
+	if r.err == nil && (len(r.b) != 0 || len(arena) != 0) {
 		r.err = errors.New("trailing bytes")
 	}
 	if r.err != nil {
