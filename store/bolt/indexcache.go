@@ -36,6 +36,19 @@ func (s *Store) SaveIndex(ctx context.Context, rev uint64, data []byte) error {
 		return nil
 	}
 	return s.use(ctx, "save index", func() error {
+		// Drop the old copy in a transaction of its own first: pages freed
+		// by a commit are reusable only by later transactions, so the new
+		// copy can take the old one's place instead of growing the file by
+		// its size at every save.
+		err := s.db.Update(func(tx *bbolt.Tx) error {
+			if b := tx.Bucket(bucketIndex); b != nil && b.Get(keyIndex) != nil {
+				return b.Delete(keyIndex)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 		return s.db.Update(func(tx *bbolt.Tx) error {
 			if tx.Bucket(bucketMeta).Sequence() != rev {
 				return nil

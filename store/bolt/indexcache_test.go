@@ -2,6 +2,8 @@ package bolt
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -55,5 +57,45 @@ func TestIndexCache(t *testing.T) {
 	}
 	if data, _, _ := st.LoadIndex(ctx); data != nil {
 		t.Fatalf("save for a past revision kept: %q", data)
+	}
+}
+
+// Saving a copy again reuses the old copy's pages rather than growing
+// the file by the copy's size each time (as a one-shot command after
+// each write would).
+func TestIndexCacheReusesSpace(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	data := make([]byte, 4<<20)
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	var first int64
+	for i := 0; i < 8; i++ {
+		st, err := Open(path, &Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Put(ctx, store.Entry{Category: "a", Name: fmt.Sprint(i), Content: fmt.Sprint(i)}); err != nil {
+			t.Fatal(err)
+		}
+		if d, _, _ := st.LoadIndex(ctx); d != nil {
+			t.Fatal("copy current after a write")
+		}
+		rev, _ := st.Revision(ctx)
+		if err := st.SaveIndex(ctx, rev, data); err != nil {
+			t.Fatal(err)
+		}
+		st.Close()
+		if i == 1 {
+			first = size()
+		}
+	}
+	if got := size(); got > first+int64(len(data)) {
+		t.Fatalf("file grew from %d to %d bytes over 6 saves of %d", first, got, len(data))
 	}
 }
