@@ -103,6 +103,8 @@ type Engine struct {
 	onChange     func(store.ChangeSet)
 	persist      store.IndexCache
 	saving       sync.WaitGroup
+	saveMu       sync.Mutex // guards closed, so that no save starts after Close waited
+	closed       bool
 
 	// pub is the publish lock, a one-slot semaphore so that waiting for it
 	// honours a context. Only its holder stores into snap, and the fields
@@ -168,9 +170,13 @@ func (e *Engine) Store() store.Store { return e.st }
 // caller's); the Engine keeps answering, catching up on each retrieve
 // instead of in the background.
 //
-// With Options.Persist it also waits for a save of the index under way.
+// With Options.Persist it also waits for a save of the index under way;
+// builds after Close are not saved.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(e.stopFollow)
+	e.saveMu.Lock()
+	e.closed = true
+	e.saveMu.Unlock()
 	e.saving.Wait()
 	return nil
 }

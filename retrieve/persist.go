@@ -52,6 +52,11 @@ func (e *Engine) save(s *index.Snapshot, stats BuildStats) {
 		}
 		meta, _ = json.Marshal(msgs)
 	}
+	e.saveMu.Lock()
+	defer e.saveMu.Unlock()
+	if e.closed {
+		return
+	}
 	e.saving.Go(func() {
 		// Best effort: a copy that is not saved costs the next process a
 		// build, nothing else.
