@@ -63,6 +63,22 @@
 // Reset after a full build), for a service that keeps derived data per
 // entry, such as vectors, in step.
 //
+// # Persisted index
+//
+// With Options.Persist (a store.IndexCache: the bolt store keeps it in
+// its own file), a full build from the store is saved there, on its own
+// goroutine after it is published, as an index.Encode of the snapshot
+// plus the messages of the entries it skipped, tagged with the revision
+// it was built at. A process that starts (the first snapshot, or Load)
+// takes that copy instead of reading and analysing every entry when the
+// store says it was made at its current revision and index.Decode
+// accepts it (length, CRC-32C, format version, analyzer name, revision);
+// anything else, a damaged, stale or foreign copy, means an ordinary
+// build, which then replaces it. Loading the copy is a full build as far
+// as the publish rule goes: it happens under the publish lock and starts
+// a new lineage. Rebuild never uses the copy (it is for edits the
+// revision cannot see). Close waits for a save under way.
+//
 // # Embeddings
 //
 // With Options.Embedder and Options.Vectors (normally an embed/cache.Cache

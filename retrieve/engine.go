@@ -56,6 +56,16 @@ type Options struct {
 	// its publish lock, so it must return promptly and must not call the
 	// Engine's methods.
 	OnChange func(store.ChangeSet)
+
+	// Persist, when not nil, keeps a copy of the index in the store (a
+	// bolt file implements store.IndexCache) so that the next process
+	// starts without analysing every entry: the first snapshot, and Load,
+	// come from the copy when it is undamaged and was made at the store's
+	// current revision with the engine's analyzer, and every full build
+	// from the store is saved there afterwards, off the publish path
+	// (Close waits for a save under way). See the package doc,
+	// "Persisted index".
+	Persist store.IndexCache
 }
 
 // Engine answers retrieves over a store. It keeps an in-memory BM25
@@ -91,6 +101,10 @@ type Engine struct {
 	vt           atomic.Pointer[vecTable]
 	vtMu         sync.Mutex
 	onChange     func(store.ChangeSet)
+	persist      store.IndexCache
+	saving       sync.WaitGroup
+	saveMu       sync.Mutex // guards closed, so that no save starts after Close waited
+	closed       bool
 
 	// pub is the publish lock, a one-slot semaphore so that waiting for it
 	// honours a context. Only its holder stores into snap, and the fields
@@ -122,6 +136,7 @@ func New(st store.Store, opts Options) *Engine {
 		embedTimeout: opts.EmbedTimeout,
 		queries:      newLRU(256),
 		onChange:     opts.OnChange,
+		persist:      opts.Persist,
 		pub:          make(chan struct{}, 1),
 		stopFollow:   func() {},
 	}
@@ -154,8 +169,15 @@ func (e *Engine) Store() store.Store { return e.st }
 // Close stops the follower goroutine. The store stays open (it is the
 // caller's); the Engine keeps answering, catching up on each retrieve
 // instead of in the background.
+//
+// With Options.Persist it also waits for a save of the index under way;
+// builds after Close are not saved.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(e.stopFollow)
+	e.saveMu.Lock()
+	e.closed = true
+	e.saveMu.Unlock()
+	e.saving.Wait()
 	return nil
 }
 
@@ -242,7 +264,22 @@ func (e *Engine) Rebuild(ctx context.Context) (BuildStats, error) {
 		return BuildStats{}, err
 	}
 	defer e.unlock()
-	_, stats, err := e.rebuildLocked(ctx)
+	_, stats, err := e.rebuildLocked(ctx, false)
+	return stats, err
+}
+
+// Load is Rebuild for a process that starts: with Options.Persist and a
+// copy of the index valid for the store's current revision and the
+// engine's analyzer, it publishes that copy (what the build that made it
+// indexed and skipped, as BuildStats); otherwise it builds from the whole
+// store, as Rebuild does. A one-shot command calls it to learn which
+// entries could not be read.
+func (e *Engine) Load(ctx context.Context) (BuildStats, error) {
+	if err := e.lock(ctx); err != nil {
+		return BuildStats{}, err
+	}
+	defer e.unlock()
+	_, stats, err := e.rebuildLocked(ctx, true)
 	return stats, err
 }
 
@@ -283,7 +320,7 @@ func (e *Engine) catchUpLocked(ctx context.Context) (*index.Snapshot, error) {
 	case s != nil && s.Revision() == rev:
 		return s, nil // someone caught up while this caller waited
 	case s == nil || e.feed == nil:
-		s, _, err := e.rebuildLocked(ctx)
+		s, _, err := e.rebuildLocked(ctx, s == nil)
 		return s, err
 	}
 	cs, err := e.feed.Changes(ctx, s.Revision())
@@ -291,7 +328,7 @@ func (e *Engine) catchUpLocked(ctx context.Context) (*index.Snapshot, error) {
 		return nil, fmt.Errorf("read store changes: %w", err)
 	}
 	if cs.Reset {
-		s, _, err := e.rebuildLocked(ctx)
+		s, _, err := e.rebuildLocked(ctx, false)
 		return s, err
 	}
 	next, err := e.apply(ctx, s, cs)
@@ -369,18 +406,30 @@ func retag(s *index.Snapshot, rev uint64) *index.Snapshot {
 }
 
 // rebuildLocked builds a snapshot of the whole store and publishes it as
-// the start of a new lineage. The caller holds the publish lock.
-func (e *Engine) rebuildLocked(ctx context.Context) (*index.Snapshot, BuildStats, error) {
+// the start of a new lineage. With cached, a persisted copy valid at the
+// store's revision stands for the build. The caller holds the publish
+// lock.
+func (e *Engine) rebuildLocked(ctx context.Context, cached bool) (*index.Snapshot, BuildStats, error) {
 	rev, err := e.st.Revision(ctx)
 	if err != nil {
 		return nil, BuildStats{}, fmt.Errorf("read store revision: %w", err)
 	}
-	// Writes that land during the scan may or may not be in it; the
-	// snapshot is tagged with the revision before it, so the feed lists
-	// them again afterwards.
-	s, stats, err := e.buildAt(ctx, rev)
-	if err != nil {
-		return nil, stats, err
+	var (
+		s     *index.Snapshot
+		stats BuildStats
+	)
+	if cached && e.persist != nil {
+		s, stats = e.loadPersisted(ctx, rev)
+	}
+	if s == nil {
+		// Writes that land during the scan may or may not be in it; the
+		// snapshot is tagged with the revision before it, so the feed lists
+		// them again afterwards.
+		s, stats, err = e.buildAt(ctx, rev)
+		if err != nil {
+			return nil, stats, err
+		}
+		e.save(s, stats)
 	}
 	var since uint64
 	if cur := e.snap.Load(); cur != nil {
@@ -538,7 +587,7 @@ func (e *Engine) write(ctx context.Context, key store.Key, moves bool, do func()
 			e.publish(next, store.ChangeSet{Since: before, Rev: after, Keys: []store.Key{key}})
 		}
 	default:
-		_, _, _ = e.rebuildLocked(ctx)
+		_, _, _ = e.rebuildLocked(ctx, false)
 	}
 	return nil
 }

@@ -57,3 +57,20 @@ type ChangeFeed interface {
 	// what moved.
 	Subscribe() (changed <-chan struct{}, cancel func())
 }
+
+// IndexCache keeps one disposable copy of data derived from the entries
+// (a serialized index snapshot) inside the store, tied to the revision it
+// was made at, so that a new process can load it instead of reading and
+// analysing every entry (SPEC §4: a stale or damaged copy is rebuilt,
+// never trusted). The store treats the data as opaque; the reader checks
+// it (a checksum, a version) before use.
+type IndexCache interface {
+	// SaveIndex keeps data as the copy made at revision rev, replacing the
+	// previous one, provided rev is still the store's revision; otherwise
+	// (a write came in between) it keeps nothing and returns nil.
+	SaveIndex(ctx context.Context, rev uint64, data []byte) error
+	// LoadIndex returns the copy when it was made at the store's current
+	// revision, with that revision; data is nil when there is no copy or
+	// it is stale.
+	LoadIndex(ctx context.Context) (data []byte, rev uint64, err error)
+}

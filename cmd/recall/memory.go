@@ -43,7 +43,13 @@ func (a *app) engineOptions(st store.Store, an *analyzerFlags, emb *embedderFlag
 	if err != nil {
 		return retrieve.Options{}, err
 	}
-	return emb.engineOptions(a, st, retrieve.Options{Analyzer: analyzer})
+	opts := retrieve.Options{Analyzer: analyzer}
+	if c, ok := st.(store.IndexCache); ok {
+		// A bolt file keeps a copy of the index, so that the next command
+		// loads it instead of analysing every entry (issue 12).
+		opts.Persist = c
+	}
+	return emb.engineOptions(a, st, opts)
 }
 
 // openMemory opens the store the command line names (creating it: a

@@ -50,7 +50,13 @@ func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 	ctx := cmd.Context()
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
 		start := time.Now()
-		stats, err := retrieve.New(st, retrieve.Options{Analyzer: an}).Rebuild(ctx)
+		opts := retrieve.Options{Analyzer: an}
+		if c, ok := st.(store.IndexCache); ok {
+			opts.Persist = c // the next retrieve loads this build
+		}
+		eng := retrieve.New(st, opts)
+		defer eng.Close()
+		stats, err := eng.Rebuild(ctx)
 		took := time.Since(start)
 		if err != nil {
 			return err

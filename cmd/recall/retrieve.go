@@ -125,7 +125,10 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 	return o.app.withMemory(ctx, mustExist, f, func(m *service.Memory) error {
 		// Build the index here rather than lazily, to say on stderr which
 		// entries it could not read instead of leaving them out silently.
-		stats, err := m.Engine().Rebuild(ctx)
+		// Load takes the store's persisted copy when it is current (a bolt
+		// file); Close waits for the copy a build saves for the next run.
+		defer m.Engine().Close()
+		stats, err := m.Engine().Load(ctx)
 		if err != nil {
 			return err
 		}

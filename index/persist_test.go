@@ -1,0 +1,155 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/recallhq/recall/internal/synth"
+)
+
+func persistCorpus(t *testing.T) (*Snapshot, *synth.Generator) {
+	t.Helper()
+	g := synth.New(11, 5_000)
+	var in []Input
+	for _, e := range g.Entries(2_000, 60) {
+		in = append(in, Input{Category: e.Category, Name: e.Name, Content: e.Content})
+	}
+	in = append(in, Input{Category: "a", Name: "same", Content: "shared name one"},
+		Input{Category: "b", Name: "same", Content: "shared name two"})
+	return Build(42, EnglishStop(), in), g
+}
+
+// sameAnswers compares full results of many queries, every document and
+// the name map of two snapshots.
+func sameAnswers(t *testing.T, want, got *Snapshot, g *synth.Generator) {
+	t.Helper()
+	if want.Count() != got.Count() || want.Len() != got.Len() || want.Revision() != got.Revision() {
+		t.Fatalf("count/len/rev %d/%d/%d, want %d/%d/%d", got.Count(), got.Len(), got.Revision(), want.Count(), want.Len(), want.Revision())
+	}
+	queries := []string{"shared name", "same"}
+	for i := 0; i < 200; i++ {
+		queries = append(queries, g.Query(1+i%5))
+	}
+	for i := 1; i <= 6; i++ {
+		queries = append(queries, joinWords(g.Common(i)))
+	}
+	for _, q := range queries {
+		terms := want.Terms(q)
+		for _, k := range []int{1, 10, 100, 0} {
+			a, b := want.Search(terms, k), got.Search(terms, k)
+			if len(a) != len(b) {
+				t.Fatalf("%q k=%d: %d results, want %d", q, k, len(b), len(a))
+			}
+			for i := range a {
+				if a[i].Doc.Category != b[i].Doc.Category || a[i].Doc.Name != b[i].Doc.Name ||
+					a[i].Score != b[i].Score || a[i].Matched != b[i].Matched || a[i].Doc.Ord() != b[i].Doc.Ord() {
+					t.Fatalf("%q k=%d #%d: got %s/%s %v, want %s/%s %v", q, k, i,
+						b[i].Doc.Category, b[i].Doc.Name, b[i].Score, a[i].Doc.Category, a[i].Doc.Name, a[i].Score)
+				}
+			}
+		}
+	}
+	want.Docs(func(d *Doc) bool {
+		e := got.Lookup(d.Category, d.Name)
+		if e == nil || e.Content != d.Content || e.Len() != d.Len() || e.TokensEst() != d.TokensEst() || e.Ord() != d.Ord() {
+			t.Fatalf("doc %s/%s differs", d.Category, d.Name)
+		}
+		_, n1 := want.LookupName(d.Name)
+		_, n2 := got.LookupName(d.Name)
+		if n1 != n2 {
+			t.Fatalf("LookupName(%q): %d, want %d", d.Name, n2, n1)
+		}
+		return true
+	})
+}
+
+func joinWords(w []string) string {
+	var b bytes.Buffer
+	for i, x := range w {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(x)
+	}
+	return b.String()
+}
+
+func TestPersistRoundTrip(t *testing.T) {
+	s, g := persistCorpus(t)
+	data := Encode(s, []byte("meta"))
+	got, meta, err := Decode(data, EnglishStop(), 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(meta) != "meta" {
+		t.Fatalf("meta %q", meta)
+	}
+	sameAnswers(t, s, got, g)
+
+	// A snapshot with an overlay is saved folded: it answers as its
+	// compaction does.
+	ov := s.With(43, Input{Category: "c", Name: "new", Content: "fresh words here"}).Without(43, "a", "same")
+	got, _, err = Decode(Encode(ov, nil), EnglishStop(), 43)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, ov.Compact(), got, g)
+
+	// The loaded snapshot takes writes like a built one.
+	w1 := got.With(44, Input{Category: "c", Name: "newer", Content: "shared name three"})
+	w2 := ov.Compact().With(44, Input{Category: "c", Name: "newer", Content: "shared name three"})
+	sameAnswers(t, w2, w1, g)
+}
+
+func TestPersistRejects(t *testing.T) {
+	s, _ := persistCorpus(t)
+	data := Encode(s, nil)
+	check := func(name string, data []byte, tok *Analyzer, rev uint64) {
+		t.Helper()
+		if _, _, err := Decode(data, tok, rev); !errors.Is(err, ErrPersisted) {
+			t.Errorf("%s: err %v, want ErrPersisted", name, err)
+		}
+	}
+	for _, i := range []int{0, 9, 13, 17, persistHeader, persistHeader + 1, len(data) / 2, len(data) - 1} {
+		d := bytes.Clone(data)
+		d[i] ^= 0x40
+		check("byte flipped", d, EnglishStop(), 42)
+	}
+	for _, n := range []int{0, 10, persistHeader, len(data) / 3, len(data) - 1} {
+		check("truncated", data[:n], EnglishStop(), 42)
+	}
+	check("other analyzer", data, Spec(), 42)
+	check("other revision", data, EnglishStop(), 43)
+	d := bytes.Clone(data)
+	binary.LittleEndian.PutUint32(d[8:], PersistVersion+1)
+	check("other version", d, EnglishStop(), 42)
+	check("appended", append(bytes.Clone(data), 0), EnglishStop(), 42)
+	if _, _, err := Decode(data, EnglishStop(), 42); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func BenchmarkPersist(b *testing.B) {
+	g := synth.New(11, 20_000)
+	var in []Input
+	for _, e := range g.Entries(10_000, 120) {
+		in = append(in, Input{Category: e.Category, Name: e.Name, Content: e.Content})
+	}
+	s := Build(1, EnglishStop(), in)
+	data := Encode(s, nil)
+	b.Run("build", func(b *testing.B) {
+		for range b.N {
+			Build(1, EnglishStop(), in)
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			if _, _, err := Decode(data, EnglishStop(), 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,65 @@
+package retrieve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/recallhq/recall/index"
+)
+
+// The persisted index (Options.Persist): a full build from the store is
+// encoded (index.Encode) with the messages of the entries it skipped, and
+// handed to the store's IndexCache; a process that starts loads it back
+// (index.Decode checks length, CRC-32C, format version, analyzer and
+// revision) instead of reading and analysing every entry. Anything wrong
+// with the copy means an ordinary build.
+
+// loadPersisted returns the persisted snapshot at revision rev and the
+// stats of the build that made it, or nil.
+func (e *Engine) loadPersisted(ctx context.Context, rev uint64) (*index.Snapshot, BuildStats) {
+	data, crev, err := e.persist.LoadIndex(ctx)
+	if err != nil || data == nil || crev != rev {
+		return nil, BuildStats{}
+	}
+	s, meta, err := index.Decode(data, e.tok, rev)
+	if err != nil {
+		return nil, BuildStats{}
+	}
+	var skipped []string
+	if len(meta) > 0 && json.Unmarshal(meta, &skipped) != nil {
+		return nil, BuildStats{}
+	}
+	stats := BuildStats{Entries: s.Count()}
+	for _, m := range skipped {
+		stats.Skipped = append(stats.Skipped, errors.New(m))
+	}
+	return s, stats
+}
+
+// save persists s, a full build from the store, on its own goroutine:
+// encoding and writing take longer than a retrieve should wait. The store
+// keeps it only if its revision has not moved since. Close waits for it.
+func (e *Engine) save(s *index.Snapshot, stats BuildStats) {
+	if e.persist == nil {
+		return
+	}
+	var meta []byte
+	if len(stats.Skipped) > 0 {
+		msgs := make([]string, len(stats.Skipped))
+		for i, err := range stats.Skipped {
+			msgs[i] = err.Error()
+		}
+		meta, _ = json.Marshal(msgs)
+	}
+	e.saveMu.Lock()
+	defer e.saveMu.Unlock()
+	if e.closed {
+		return
+	}
+	e.saving.Go(func() {
+		// Best effort: a copy that is not saved costs the next process a
+		// build, nothing else.
+		_ = e.persist.SaveIndex(context.Background(), s.Revision(), index.Encode(s, meta))
+	})
+}
