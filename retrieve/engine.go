@@ -220,14 +220,14 @@ func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
 		return e.lastResort(fmt.Errorf("read store revision: %w", err))
 	}
 	if s := e.snap.Load(); s != nil && s.Revision() == rev {
-		e.unavailable.Store(nil)
+		e.available()
 		return s, nil
 	}
 	s, err := e.catchUp(ctx)
 	if err != nil {
 		return e.lastResort(err)
 	}
-	e.unavailable.Store(nil)
+	e.available()
 	return s, nil
 }
 
@@ -239,6 +239,15 @@ func (e *Engine) lastResort(err error) (*index.Snapshot, error) {
 		return s, nil
 	}
 	return nil, err
+}
+
+// available clears Unavailable. It only writes when there is something to
+// clear: retrieves on a fresh snapshot, the hot path, share no written
+// cache line.
+func (e *Engine) available() {
+	if e.unavailable.Load() != nil {
+		e.unavailable.Store(nil)
+	}
 }
 
 // Unavailable returns the error that made the last retrieve answer from an

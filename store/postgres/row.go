@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -62,36 +61,10 @@ func decodeExtra(raw []byte) (map[string]any, error) {
 		return nil, fmt.Errorf("extra metadata is not a JSON object: %v", err)
 	}
 	for k, v := range extra {
-		extra[k] = normaliseNumbers(v)
+		extra[k] = store.NormaliseNumbers(v)
 	}
 	if len(extra) == 0 {
 		return nil, nil
 	}
 	return extra, nil
-}
-
-func normaliseNumbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil && i >= math.MinInt && i <= math.MaxInt {
-			return int(i)
-		}
-		f, err := v.Float64()
-		if err != nil {
-			return v.String()
-		}
-		if f == math.Trunc(f) && f >= math.MinInt && f < -math.MinInt {
-			return int(f)
-		}
-		return f
-	case map[string]any:
-		for k, x := range v {
-			v[k] = normaliseNumbers(x)
-		}
-	case []any:
-		for i, x := range v {
-			v[i] = normaliseNumbers(x)
-		}
-	}
-	return v
 }
