@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/recallhq/recall/fusion"
@@ -22,6 +23,19 @@ type Request struct {
 	NoLinks bool
 	// Explain keeps the items the budget cut in Result.Dropped.
 	Explain bool
+	// MaxTerms, when positive, refuses a query with more distinct terms
+	// (a *TermsError) before any scoring: a bound on a query's work.
+	MaxTerms int `json:",omitempty"`
+}
+
+// TermsError is Retrieve's refusal of a query with more distinct terms
+// than Request.MaxTerms.
+type TermsError struct {
+	Terms, Max int
+}
+
+func (e *TermsError) Error() string {
+	return fmt.Sprintf("query has %d distinct terms, the limit is %d", e.Terms, e.Max)
 }
 
 // Retrieve runs the pipeline of SPEC §7: tokenize, score, expand one-hop
@@ -38,6 +52,9 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	}
 	q := snap.Query(req.Query)
 	terms := q.Terms
+	if req.MaxTerms > 0 && len(terms) > req.MaxTerms {
+		return nil, &TermsError{Terms: len(terms), Max: req.MaxTerms}
+	}
 	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
 	hits, fused := e.fusedHits(ctx, snap, req.Query, terms, limit)
 	if !fused {

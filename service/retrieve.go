@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -136,13 +137,18 @@ func (m *Memory) Retrieve(ctx context.Context, p RetrieveParams) (*retrieve.Resu
 	if err := m.available(); err != nil {
 		return nil, req, err
 	}
-	snap, err := m.eng.Snapshot(ctx)
-	if err != nil {
-		return nil, req, err
+	res, req, err := m.retrieve(ctx, req, f)
+	var te *retrieve.TermsError
+	if errors.As(err, &te) {
+		return nil, req, paramf("query", "has %d distinct terms, the limit is %d", te.Terms, te.Max)
 	}
-	if n := len(snap.Terms(req.Query)); n > MaxQueryTerms {
-		return nil, req, paramf("query", "has %d distinct terms, the limit is %d", n, MaxQueryTerms)
-	}
+	return res, req, err
+}
+
+// retrieve is Retrieve after the checks; the engine bounds the query's
+// distinct terms (req.MaxTerms) as it analyses it, once.
+func (m *Memory) retrieve(ctx context.Context, req retrieve.Request, f filter) (*retrieve.Result, retrieve.Request, error) {
+	req.MaxTerms = MaxQueryTerms
 	if len(f.categories) == 0 && len(f.tags) == 0 {
 		// The engine's answer stands unless min_score drops one of its
 		// hits (never without an embedder: every BM25 hit matched a word).
@@ -171,7 +177,7 @@ func (m *Memory) Retrieve(ctx context.Context, p RetrieveParams) (*retrieve.Resu
 // hits pass the filter or the ranking is exhausted, then expands links and
 // applies the budget with the engine's own steps (retrieve.Expand).
 func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (*retrieve.Result, error) {
-	wide := retrieve.Request{Query: req.Query, NoLinks: true, Budget: retrieve.Unlimited}
+	wide := retrieve.Request{Query: req.Query, NoLinks: true, Budget: retrieve.Unlimited, MaxTerms: req.MaxTerms}
 	tags := map[store.Key][]string{}
 	pass := func(it retrieve.Item) (bool, error) {
 		if len(f.categories) > 0 && !slices.Contains(f.categories, it.Category) {
