@@ -19,10 +19,37 @@ func TestBatcher(t *testing.T) {
 	storetest.RunBatcher(t, func(t *testing.T) store.Store { return openTemp(t) })
 }
 
+// crashFsyncEachEnv, set in a batch writer child, turns syncfs off, so that
+// PutBatch fsyncs each temp file instead.
+const crashFsyncEachEnv = "RECALL_FS_CRASH_FSYNC_EACH"
+
 // TestCrashKillBatch is TestCrashKill with a writer that writes every
 // entry in each PutBatch: after each kill, every entry is a complete
-// version, never older than one the child reported written.
-func TestCrashKillBatch(t *testing.T) { crashKill(t, "TestKillBatchChild") }
+// version, never older than one the child reported written. The writer
+// uses PutBatch as Open sets it up (one syncfs per chunk on Linux's local
+// file systems).
+func TestCrashKillBatch(t *testing.T) {
+	t.Logf("syncfs: %v", canSyncFS(t.TempDir()))
+	crashKill(t, "TestKillBatchChild", nil, checkAfterCrash)
+}
+
+// TestCrashKillBatchFsyncEach is TestCrashKillBatch with the fallback that
+// fsyncs each temp file.
+func TestCrashKillBatchFsyncEach(t *testing.T) {
+	crashKill(t, "TestKillBatchChild", []string{crashFsyncEachEnv + "=1"}, checkAfterCrash)
+}
+
+// openCrashChild opens the child's store, with syncfs off when asked.
+func openCrashChild(t *testing.T, root string) *Store {
+	s, err := Open(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv(crashFsyncEachEnv) != "" {
+		s.syncFS = false
+	}
+	return s
+}
 
 // TestKillBatchChild is the writer half of TestCrashKillBatch; it runs only
 // in the child process.
@@ -35,10 +62,7 @@ func TestKillBatchChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(root, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openCrashChild(t, root)
 	ppid := os.Getppid()
 	created := time.Now().UTC()
 	deadline := time.Now().Add(30 * time.Second)
@@ -59,6 +83,111 @@ func TestKillBatchChild(t *testing.T) {
 		}
 		out.Flush()
 	}
+}
+
+// freshBatch is how many new entries each PutBatch of TestKillFreshChild
+// writes, over three categories.
+const freshBatch = 60
+
+// freshKey is the identity of new entry i of TestCrashKillBatchFresh: the
+// name carries i, so the checker knows which content belongs there.
+func freshKey(i int) store.Key {
+	return store.Key{Category: fmt.Sprintf("f%d", i%3), Name: fmt.Sprintf("e%09d", i)}
+}
+
+// TestCrashKillBatchFresh kills a child that keeps importing new entries
+// (the shape of `recall import`), with syncfs and with an fsync per file:
+// after each kill every entry that exists is complete, every entry the
+// child reported written exists, and no temp file shows as an entry.
+func TestCrashKillBatchFresh(t *testing.T) {
+	for _, env := range [][]string{nil, {crashFsyncEachEnv + "=1"}} {
+		t.Run(fmt.Sprintf("fsyncEach=%v", env != nil), func(t *testing.T) {
+			crashKill(t, "TestKillFreshChild", env, checkFreshAfterCrash)
+		})
+	}
+}
+
+// TestKillFreshChild is the writer half of TestCrashKillBatchFresh; it runs
+// only in the child process. Entry i is written once, as version i, and
+// reported as "ok i i".
+func TestKillFreshChild(t *testing.T) {
+	root := os.Getenv(crashRootEnv)
+	if root == "" {
+		t.Skip("runs only as the child process of TestCrashKillBatchFresh")
+	}
+	start, err := strconv.ParseUint(os.Getenv(crashStartEnv), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openCrashChild(t, root)
+	ppid := os.Getppid()
+	deadline := time.Now().Add(30 * time.Second)
+	out := bufio.NewWriter(os.Stdout)
+	// Rounds start 1<<32 apart; entry numbers stay below 1<<30 so that
+	// crashContent's header reads back as an int on every platform.
+	first := int(start>>32) << 20
+	for i := first; os.Getppid() == ppid && time.Now().Before(deadline); i += freshBatch {
+		var es []store.Entry
+		for j := i; j < i+freshBatch; j++ {
+			k := freshKey(j)
+			es = append(es, store.Entry{Category: k.Category, Name: k.Name, Content: crashContent(j, uint64(j))[:4096]})
+		}
+		if err := s.PutBatch(ctx, es); err != nil {
+			t.Fatal(err)
+		}
+		for j := i; j < i+freshBatch; j++ {
+			fmt.Fprintf(out, "ok %d %d\n", j, j)
+		}
+		out.Flush()
+	}
+}
+
+// checkFreshAfterCrash is checkAfterCrash for TestCrashKillBatchFresh.
+func checkFreshAfterCrash(t *testing.T, root string, round int, acked map[int]uint64) bool {
+	t.Helper()
+	s, err := Open(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	temps := tempFiles(t, root)
+	got := map[store.Key]bool{}
+	for e, err := range s.All(ctx) {
+		if err != nil {
+			t.Errorf("round %d: All: %v", round, err)
+			continue
+		}
+		got[e.Key()] = true
+		var i int
+		if _, err := fmt.Sscanf(e.Name, "e%d", &i); err != nil || freshKey(i) != e.Key() {
+			t.Errorf("round %d: unexpected entry %s", round, e.Key())
+			continue
+		}
+		// Each entry is the first 4,096 bytes of version i of entry i.
+		if want := crashContent(i, uint64(i))[:4096]; e.Content != want {
+			t.Errorf("round %d: %s holds %d bytes that are not what was written (torn)", round, e.Key(), len(e.Content))
+		}
+	}
+	for i := range acked {
+		if !got[freshKey(i)] {
+			t.Errorf("round %d: %s missing after it was written", round, freshKey(i))
+		}
+	}
+	if len(temps) == 0 {
+		return false
+	}
+	old := time.Now().Add(-2 * defaultStaleTempAge)
+	for _, p := range temps {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Open(root, nil); err != nil {
+		t.Fatal(err)
+	}
+	if rest := tempFiles(t, root); len(rest) > 0 {
+		t.Errorf("round %d: Open left stale temp files: %v", round, rest)
+	}
+	return true
 }
 
 // BenchmarkPutBatch writes 2,000 entries of 1 KB into a fresh folder,
