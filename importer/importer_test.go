@@ -285,24 +285,25 @@ func (b *batchStore) Update(ctx context.Context, c, n string, fn func(store.Entr
 
 func TestWriteBatcher(t *testing.T) {
 	var lines strings.Builder
-	for i := range 300 {
+	n := batchSize + 44
+	for i := range n {
 		lines.WriteString(`{"category":"bulk","name":"n` + string(rune('a'+i%26)) + strings.Repeat("x", i/26) + `","content":"c"}` + "\n")
 	}
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			bs := &batchStore{Store: st, refuse: "nbxxxxx"}
 			p, err := ReadJSONL(ctx, strings.NewReader(lines.String()), "bulk")
-			if err != nil || len(p.Items) != 300 {
+			if err != nil || len(p.Items) != n {
 				t.Fatalf("%d items, %v", len(p.Items), err)
 			}
 			rep, err := p.Write(ctx, bs, WriteOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Added != 299 || len(rep.Rejected) != 1 || rep.Rejected[0].Where != "bulk:132" {
+			if rep.Added != n-1 || len(rep.Rejected) != 1 || rep.Rejected[0].Where != "bulk:132" {
 				t.Errorf("report %+v", rep)
 			}
-			if bs.batches != 2 { // 256 + 44
+			if bs.batches != 2 { // batchSize + 44
 				t.Errorf("%d batches, want 2", bs.batches)
 			}
 			// Again: the entries exist, so nothing is written.
@@ -310,7 +311,7 @@ func TestWriteBatcher(t *testing.T) {
 			rev := revision(t, st)
 			rep, err = p.Write(ctx, bs, WriteOptions{})
 			// The refused one is new each time: one batch, refused again.
-			if err != nil || rep.Unchanged != 299 || len(rep.Rejected) != 1 || bs.batches != 1 || revision(t, st) != rev {
+			if err != nil || rep.Unchanged != n-1 || len(rep.Rejected) != 1 || bs.batches != 1 || revision(t, st) != rev {
 				t.Errorf("second write: %+v %v, %d batches", rep, err, bs.batches)
 			}
 		})

@@ -13,7 +13,7 @@ import (
 )
 
 // batchSize is how many new entries go to the store in one PutBatch.
-const batchSize = 256
+const batchSize = 1024
 
 // WriteOptions tune Plan.Write. The zero value is the default.
 type WriteOptions struct {
