@@ -204,6 +204,35 @@ func EachEntry(ctx context.Context, st store.Store, fn func(store.Entry), skip f
 	return ctx.Err()
 }
 
+// EachKey walks the identities of the store, or of one exact category
+// when category is not empty, passing them to fn and the items that cannot
+// be mapped to skip. It reads no entry where the store is a
+// store.KeyLister (every backend of this module), so an entry whose content
+// is damaged is passed to fn like any other; elsewhere it walks All and
+// skips those too. Only a failure of the walk as a whole (a cancelled
+// context, a closed store) ends it with an error.
+func EachKey(ctx context.Context, st store.Store, category string, fn func(store.Key), skip func(error)) error {
+	l, ok := st.(store.KeyLister)
+	if !ok {
+		return EachEntry(ctx, st, func(e store.Entry) {
+			if category == "" || e.Category == category {
+				fn(e.Key())
+			}
+		}, skip)
+	}
+	for k, err := range l.Keys(ctx, category) {
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
+				return err
+			}
+			skip(err)
+			continue
+		}
+		fn(k)
+	}
+	return ctx.Err()
+}
+
 func compareKeys(a, b store.Key) int {
 	return cmp.Or(strings.Compare(a.Category, b.Category), strings.Compare(a.Name, b.Name))
 }
