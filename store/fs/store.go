@@ -280,7 +280,9 @@ func (s *Store) renderLocked(e store.Entry) (fileWrite, error) {
 		return fileWrite{}, fmt.Errorf("put %s: %w", e.Key(), err)
 	}
 	var perm iofs.FileMode
-	if fi, err := os.Lstat(path); err == nil {
+	fi, err := os.Lstat(path)
+	exists := err == nil
+	if exists {
 		if fi.IsDir() {
 			return fileWrite{}, fmt.Errorf("put %s: %s: %w: is a folder where the entry's file belongs; rename or remove the folder", e.Key(), path, ErrMalformed)
 		}
@@ -293,14 +295,14 @@ func (s *Store) renderLocked(e store.Entry) (fileWrite, error) {
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	m := e.Meta
-	if m.Created.IsZero() {
+	if m.Created.IsZero() && exists { // a new file has no created time to keep
 		// Best effort: a broken old file must not stop its replacement.
 		if old, err := s.read(e.Category, e.Name); err == nil {
 			m.Created = old.Meta.Created
 		}
-		if m.Created.IsZero() {
-			m.Created = now
-		}
+	}
+	if m.Created.IsZero() {
+		m.Created = now
 	}
 	if m.Updated.IsZero() {
 		m.Updated = now
