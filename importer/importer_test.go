@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
@@ -368,5 +369,55 @@ func TestWriteOverMalformed(t *testing.T) {
 	}
 	if e, err := st.Get(ctx, "a", "one"); err != nil || e.Content != "new" {
 		t.Errorf("a:one = %+v, %v", e, err)
+	}
+}
+
+// TestWriteLargePlan: a plan larger than a batch finds the existing
+// identities by one listing of the store's keys (store.KeyLister) instead of
+// a Get each; existing entries, equal or not, still go through Update, and
+// the new ones through PutBatch. A name given in another Unicode form (NFD)
+// is the same identity.
+func TestWriteLargePlan(t *testing.T) {
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			if _, ok := st.(store.KeyLister); !ok {
+				t.Fatalf("%T is not a store.KeyLister", st)
+			}
+			created := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+			for i := range 20 {
+				if err := st.Put(ctx, store.Entry{Category: "bulk", Name: fmt.Sprintf("n%04d", i), Content: "old",
+					Meta: store.Meta{Created: created, Updated: created}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := st.Put(ctx, store.Entry{Category: "bulk", Name: "café", Content: "old", Meta: store.Meta{Created: created, Updated: created}}); err != nil {
+				t.Fatal(err)
+			}
+			var lines strings.Builder
+			n := batchSize + 100
+			for i := range n {
+				content := "new"
+				if i < 10 {
+					content = "old" // unchanged: the stored times are kept (none given)
+				}
+				fmt.Fprintf(&lines, `{"category":"bulk","name":"n%04d","content":%q}`+"\n", i, content)
+			}
+			fmt.Fprintf(&lines, `{"category":"bulk","name":"cafe\u0301","content":"old"}`+"\n") // NFD spelling
+			p, err := ReadJSONL(ctx, strings.NewReader(lines.String()), "bulk")
+			if err != nil || len(p.Items) != n+1 {
+				t.Fatalf("%d items, %v", len(p.Items), err)
+			}
+			rep, err := p.Write(ctx, st, WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Unchanged != 11 || rep.Updated != 10 || rep.Added != n-20 || len(rep.Rejected) != 0 {
+				t.Errorf("report %+v, want 11 unchanged, 10 updated, %d added", rep, n-20)
+			}
+			e, err := st.Get(ctx, "bulk", "n0015")
+			if err != nil || e.Content != "new" || !e.Meta.Created.Equal(created) {
+				t.Errorf("updated entry: %+v, %v (created should stay %v)", e, err, created)
+			}
+		})
 	}
 }
