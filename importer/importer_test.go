@@ -2,8 +2,8 @@ package importer
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
