@@ -2,12 +2,16 @@ package fs
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -249,4 +253,148 @@ func median(xs []float64) float64 {
 		return xs[len(xs)/2]
 	}
 	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+}
+
+// TestPutBatchConcurrent runs batches over overlapping identities, in
+// shuffled orders, from two Stores on one folder (so their entry locks meet
+// only in the cross-process lock file, as two processes' would) and from
+// several goroutines of each, next to single Puts and Deletes of the same
+// identities. It must finish (no deadlock between chunk locks), and every
+// entry must then be one complete version.
+func TestPutBatchConcurrent(t *testing.T) {
+	root := t.TempDir()
+	var stores [2]*Store
+	for i := range stores {
+		s, err := Open(root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stores[i] = s
+	}
+	const keys = 200
+	key := func(i int) store.Key {
+		return store.Key{Category: fmt.Sprintf("c%d", i%5), Name: fmt.Sprintf("k%03d", i)}
+	}
+	content := func(i, g, r int) string {
+		return fmt.Sprintf("entry %d writer %d round %d %s", i, g, r, strings.Repeat("x", 500))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := stores[g%2]
+			r := rand.New(rand.NewPCG(uint64(g), 1))
+			for round := range 15 {
+				switch g % 3 {
+				case 0, 1: // a batch of 80 identities in a random order
+					var es []store.Entry
+					for _, i := range r.Perm(keys)[:80] {
+						k := key(i)
+						es = append(es, store.Entry{Category: k.Category, Name: k.Name, Content: content(i, g, round)})
+					}
+					if err := s.PutBatch(ctx, es); err != nil {
+						errs <- err
+						return
+					}
+				default: // single writes and deletes
+					for range 10 {
+						i := r.IntN(keys)
+						k := key(i)
+						var err error
+						if r.IntN(3) == 0 {
+							if err = s.Delete(ctx, k.Category, k.Name); errors.Is(err, store.ErrNotFound) {
+								err = nil
+							}
+						} else {
+							err = s.Put(ctx, store.Entry{Category: k.Category, Name: k.Name, Content: content(i, g, round)})
+						}
+						if err != nil {
+							errs <- err
+							return
+						}
+					}
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("concurrent batches did not finish: deadlock?")
+	}
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	got, bad := collect(t, stores[0])
+	if len(bad) > 0 {
+		t.Errorf("All reported %v", bad)
+	}
+	for k, e := range got {
+		var i, g, r int
+		if _, err := fmt.Sscanf(e.Content, "entry %d writer %d round %d", &i, &g, &r); err != nil || key(i) != k || e.Content != content(i, g, r) {
+			t.Errorf("%s holds %.60q", k, e.Content)
+		}
+	}
+	if temps, others := listTemps(root); len(temps)+len(others) > 0 {
+		t.Errorf("files left behind: %v %v", temps, others)
+	}
+}
+
+// TestLockEntriesOrder: lockEntries takes the cross-process slots in slot
+// order, whatever the keys' order, so a batch waiting for a slot holds no
+// slot above it, and batches that share slots in crossed key order cannot
+// each hold one and wait for the other. With keys k1 < k2 whose slots are
+// in the other order, and k2's slot held elsewhere, a lockEntries of both
+// must wait for k2's slot first, leaving k1's free.
+func TestLockEntriesOrder(t *testing.T) {
+	var k1, k2 store.Key
+	for i := 0; ; i++ {
+		k1 = store.Key{Category: "a", Name: fmt.Sprintf("n%d", i)}
+		k2 = store.Key{Category: "b", Name: fmt.Sprintf("n%d", i)}
+		if lockSlot(k1) > lockSlot(k2) {
+			break
+		}
+	}
+	root := t.TempDir()
+	open := func() *Store {
+		s, err := Open(root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	holder, batch, probe := open(), open(), open() // apart, as three processes
+	release, err := holder.lockEntry(ctx, k2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locked := make(chan func())
+	go func() {
+		unlock, err := batch.lockEntries(ctx, []store.Key{k1, k2})
+		if err != nil {
+			t.Error(err)
+			unlock = func() {}
+		}
+		locked <- unlock
+	}()
+	time.Sleep(100 * time.Millisecond) // the batch is now waiting for k2's slot
+	pctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	unlockProbe, err := probe.lockEntry(pctx, k1)
+	if err != nil {
+		t.Fatalf("k1's slot is held while the batch waits for k2's: %v", err)
+	}
+	unlockProbe()
+	release()
+	select {
+	case unlock := <-locked:
+		unlock()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the batch never got its locks")
+	}
 }
