@@ -39,8 +39,9 @@ command that prints the next page (with --cursor) goes to stderr.
 Plain ls lists names without reading the entries (in a folder, the file names),
 so an entry whose file is damaged is listed; a file whose name cannot be an
 entry (a symbolic link, a name the rules refuse) is reported on stderr.
---long, --json and --limit read the entries: those the store cannot read (a
-hand-edited file with broken front matter) are reported on stderr and left out.
+--long and --json read every entry, --limit the entries of its page: those the
+store cannot read (a hand-edited file with broken front matter) are reported on
+stderr and left out.
 Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 		Example: `  recall ls
   recall ls trips --long
