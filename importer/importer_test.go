@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -285,24 +286,25 @@ func (b *batchStore) Update(ctx context.Context, c, n string, fn func(store.Entr
 
 func TestWriteBatcher(t *testing.T) {
 	var lines strings.Builder
-	for i := range 300 {
+	n := batchSize + 44
+	for i := range n {
 		lines.WriteString(`{"category":"bulk","name":"n` + string(rune('a'+i%26)) + strings.Repeat("x", i/26) + `","content":"c"}` + "\n")
 	}
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			bs := &batchStore{Store: st, refuse: "nbxxxxx"}
 			p, err := ReadJSONL(ctx, strings.NewReader(lines.String()), "bulk")
-			if err != nil || len(p.Items) != 300 {
+			if err != nil || len(p.Items) != n {
 				t.Fatalf("%d items, %v", len(p.Items), err)
 			}
 			rep, err := p.Write(ctx, bs, WriteOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Added != 299 || len(rep.Rejected) != 1 || rep.Rejected[0].Where != "bulk:132" {
+			if rep.Added != n-1 || len(rep.Rejected) != 1 || rep.Rejected[0].Where != "bulk:132" {
 				t.Errorf("report %+v", rep)
 			}
-			if bs.batches != 2 { // 256 + 44
+			if bs.batches != 2 { // batchSize + 44
 				t.Errorf("%d batches, want 2", bs.batches)
 			}
 			// Again: the entries exist, so nothing is written.
@@ -310,7 +312,7 @@ func TestWriteBatcher(t *testing.T) {
 			rev := revision(t, st)
 			rep, err = p.Write(ctx, bs, WriteOptions{})
 			// The refused one is new each time: one batch, refused again.
-			if err != nil || rep.Unchanged != 299 || len(rep.Rejected) != 1 || bs.batches != 1 || revision(t, st) != rev {
+			if err != nil || rep.Unchanged != n-1 || len(rep.Rejected) != 1 || bs.batches != 1 || revision(t, st) != rev {
 				t.Errorf("second write: %+v %v, %d batches", rep, err, bs.batches)
 			}
 		})
@@ -367,5 +369,55 @@ func TestWriteOverMalformed(t *testing.T) {
 	}
 	if e, err := st.Get(ctx, "a", "one"); err != nil || e.Content != "new" {
 		t.Errorf("a:one = %+v, %v", e, err)
+	}
+}
+
+// TestWriteLargePlan: a plan larger than a batch finds the existing
+// identities by one listing of the store's keys (store.KeyLister) instead of
+// a Get each; existing entries, equal or not, still go through Update, and
+// the new ones through PutBatch. A name given in another Unicode form (NFD)
+// is the same identity.
+func TestWriteLargePlan(t *testing.T) {
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			if _, ok := st.(store.KeyLister); !ok {
+				t.Fatalf("%T is not a store.KeyLister", st)
+			}
+			created := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+			for i := range 20 {
+				if err := st.Put(ctx, store.Entry{Category: "bulk", Name: fmt.Sprintf("n%04d", i), Content: "old",
+					Meta: store.Meta{Created: created, Updated: created}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := st.Put(ctx, store.Entry{Category: "bulk", Name: "café", Content: "old", Meta: store.Meta{Created: created, Updated: created}}); err != nil {
+				t.Fatal(err)
+			}
+			var lines strings.Builder
+			n := batchSize + 100
+			for i := range n {
+				content := "new"
+				if i < 10 {
+					content = "old" // unchanged: the stored times are kept (none given)
+				}
+				fmt.Fprintf(&lines, `{"category":"bulk","name":"n%04d","content":%q}`+"\n", i, content)
+			}
+			fmt.Fprintf(&lines, `{"category":"bulk","name":"cafe\u0301","content":"old"}`+"\n") // NFD spelling
+			p, err := ReadJSONL(ctx, strings.NewReader(lines.String()), "bulk")
+			if err != nil || len(p.Items) != n+1 {
+				t.Fatalf("%d items, %v", len(p.Items), err)
+			}
+			rep, err := p.Write(ctx, st, WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Unchanged != 11 || rep.Updated != 10 || rep.Added != n-20 || len(rep.Rejected) != 0 {
+				t.Errorf("report %+v, want 11 unchanged, 10 updated, %d added", rep, n-20)
+			}
+			e, err := st.Get(ctx, "bulk", "n0015")
+			if err != nil || e.Content != "new" || !e.Meta.Created.Equal(created) {
+				t.Errorf("updated entry: %+v, %v (created should stay %v)", e, err, created)
+			}
+		})
 	}
 }

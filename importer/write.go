@@ -13,7 +13,7 @@ import (
 )
 
 // batchSize is how many new entries go to the store in one PutBatch.
-const batchSize = 256
+const batchSize = 1024
 
 // WriteOptions tune Plan.Write. The zero value is the default.
 type WriteOptions struct {
@@ -45,10 +45,12 @@ func (r Report) Imported() int { return r.Added + r.Updated }
 // created or updated in the item means "whatever the store holds": an
 // import that carries no times rewrites nothing on a second run, and an
 // update keeps the entry's created time (updated is stamped by the store).
-// New identities go through store.Batcher when st offers it, a few hundred
-// per batch, else through Update one by one. (Between the check and the
-// batch another writer may create the identity; the batch then replaces
-// it, as Put would.)
+// New identities go through store.Batcher when st offers it, a thousand
+// per batch, else through Update one by one. Which identities are new is
+// found by one listing of the store's keys (store.KeyLister) for a plan
+// larger than a batch, else by a Get per item. (Between that check and
+// the batch another writer may create the identity; the batch then
+// replaces it, as Put would.)
 //
 // An item the store refuses as invalid is reported in Report.Rejected and
 // the rest goes on; any other error (disk full, ctx cancelled, a closed
@@ -97,13 +99,27 @@ func (p *Plan) Write(ctx context.Context, st store.Store, opts WriteOptions) (Re
 		}
 		return nil
 	}
+	var known map[store.Key]bool
+	if batcher != nil {
+		var err error
+		if known, err = listKeys(ctx, st, len(p.Items)); err != nil {
+			return rep, err
+		}
+	}
 	for i, it := range p.Items {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
 		if batcher != nil {
-			_, err := st.Get(ctx, it.Entry.Category, it.Entry.Name)
-			if errors.Is(err, store.ErrNotFound) {
+			isNew := false
+			if known != nil {
+				c, n := store.NormalizeKey(it.Entry.Category, it.Entry.Name)
+				isNew = !known[store.Key{Category: c, Name: n}]
+			} else {
+				_, err := st.Get(ctx, it.Entry.Category, it.Entry.Name)
+				isNew = errors.Is(err, store.ErrNotFound)
+			}
+			if isNew {
 				pending = append(pending, it)
 				if len(pending) == batchSize {
 					if err := flush(); err != nil {
@@ -125,6 +141,29 @@ func (p *Plan) Write(ctx context.Context, st store.Store, opts WriteOptions) (Re
 		}
 	}
 	return rep, nil
+}
+
+// listKeys returns the identities st holds, listed once through
+// store.KeyLister (no entry read), when st offers it and the plan of n
+// items is larger than one batch; nil means "ask Get for each item".
+// Items that map to no identity (a folder store's badly named file) are
+// passed over: no item can clash with them.
+func listKeys(ctx context.Context, st store.Store, n int) (map[store.Key]bool, error) {
+	l, ok := st.(store.KeyLister)
+	if !ok || n <= batchSize {
+		return nil, nil
+	}
+	known := map[store.Key]bool{}
+	for k, err := range l.Keys(ctx, "") {
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) || errors.Is(err, store.ErrUnavailable) {
+				return nil, fmt.Errorf("import: %w", err)
+			}
+			continue
+		}
+		known[k] = true
+	}
+	return known, nil
 }
 
 // writeOne adds, replaces or leaves one entry, counting it in rep.

@@ -64,14 +64,19 @@ type ListPage struct {
 	// NextCursor, when not empty, fetches the next page.
 	NextCursor string `json:"next_cursor,omitempty"`
 	// Skipped counts entries the store could not read (a hand-edited file
-	// with broken front matter); they are left out.
+	// with broken front matter); they are left out. See List for which
+	// entries it covers.
 	Skipped int `json:"skipped,omitempty"`
 }
 
 // List returns one page of entries. A server (after Start) pages its
 // index: the cost is one pass over the index in memory plus one store read
 // per entry of the page, whatever the store's size. Without a built index
-// List reads the whole store once.
+// List walks the store's keys (store.KeyLister: no entry read) and reads
+// the page's entries; then Total counts entries whose content is damaged
+// too, and Skipped the items that cannot be mapped plus the page's
+// entries that cannot be read. A store without that capability is read
+// whole, once.
 func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 	if req.Category != "" {
 		if err := store.ValidateName("category", req.Category); err != nil {
@@ -121,6 +126,33 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			case errors.Is(err, store.ErrNotFound): // deleted since the snapshot
 			case unreadable(err):
 				page.Skipped++
+			default:
+				return ListPage{}, err
+			}
+		}
+	} else if _, ok := m.st.(store.KeyLister); ok {
+		// No index yet: list the keys without reading the entries, then
+		// read the page's.
+		err := EachKey(ctx, m.st, req.Category, func(k store.Key) {
+			if match(k) {
+				sel.offer(pageEntry{key: k})
+			}
+		}, func(err error) {
+			page.Skipped++
+			m.logf("list: skipped %s", oneLine(err.Error()))
+		})
+		if err != nil {
+			return ListPage{}, err
+		}
+		for _, p := range sel.sorted() {
+			e, err := m.st.Get(ctx, p.key.Category, p.key.Name)
+			switch {
+			case err == nil:
+				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, TokensEst(e), MetaObject(e.Meta)})
+			case errors.Is(err, store.ErrNotFound): // deleted since the listing
+			case unreadable(err) || errors.Is(err, store.ErrCorrupt):
+				page.Skipped++
+				m.logf("list: skipped %s", oneLine(err.Error()))
 			default:
 				return ListPage{}, err
 			}
@@ -200,6 +232,35 @@ func EachEntry(ctx context.Context, st store.Store, fn func(store.Entry), skip f
 			continue
 		}
 		fn(e)
+	}
+	return ctx.Err()
+}
+
+// EachKey walks the identities of the store, or of one exact category
+// when category is not empty, passing them to fn and the items that cannot
+// be mapped to skip. It reads no entry where the store is a
+// store.KeyLister (every backend of this module), so an entry whose content
+// is damaged is passed to fn like any other; elsewhere it walks All and
+// skips those too. Only a failure of the walk as a whole (a cancelled
+// context, a closed store) ends it with an error.
+func EachKey(ctx context.Context, st store.Store, category string, fn func(store.Key), skip func(error)) error {
+	l, ok := st.(store.KeyLister)
+	if !ok {
+		return EachEntry(ctx, st, func(e store.Entry) {
+			if category == "" || e.Category == category {
+				fn(e.Key())
+			}
+		}, skip)
+	}
+	for k, err := range l.Keys(ctx, category) {
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
+				return err
+			}
+			skip(err)
+			continue
+		}
+		fn(k)
 	}
 	return ctx.Err()
 }

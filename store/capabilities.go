@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"iter"
+)
 
 // Optional capabilities. A backend implements those it can; callers find
 // them by type assertion (st.(store.Batcher)) and fall back to the plain
@@ -19,6 +22,25 @@ import "context"
 // entry of the batch.
 type Batcher interface {
 	PutBatch(ctx context.Context, entries []Entry) error
+}
+
+// KeyLister lists identities without reading the entries' content, far
+// cheaper than All where the backend keeps names apart from content (a
+// folder: file names; bolt: keys; PostgreSQL: two columns), for a listing
+// that needs names only (`recall ls`).
+//
+// Keys yields the identity of every entry All would yield, in no
+// particular order; with a non-empty category, only the identities of
+// that exact category (not of its sub-categories). What All reports as an
+// error because an item cannot be mapped to an identity (a folder store's
+// file whose name breaks the rules, a symbolic link; a damaged key) Keys
+// reports the same way, as an error item, and goes on. Damage inside an
+// entry (a file whose front matter cannot be parsed, a value that fails its
+// checksum) is not seen, since Keys reads no entry: such an entry is listed,
+// and All, Get or an index build still report it. A store that is closed
+// or unavailable, or a cancelled ctx, ends the sequence with one error.
+type KeyLister interface {
+	Keys(ctx context.Context, category string) iter.Seq2[Key, error]
 }
 
 // ChangeSet is what changed in a store between two revisions.

@@ -36,8 +36,13 @@ estimated tokens (as retrieve counts them), the updated date, and the tags.
 --limit N prints one page of at most N entries; when there are more, the
 command that prints the next page (with --cursor) goes to stderr.
 
-Entries the store cannot read (a hand-edited file with broken front matter) are
-reported on stderr and left out, and the exit status is then 1 (as ls(1) does).`,
+Plain ls lists names without reading the entries (in a folder, the file names),
+so an entry whose file is damaged is listed; a file whose name cannot be an
+entry (a symbolic link, a name the rules refuse) is reported on stderr.
+--long and --json read every entry, --limit the entries of its page: those the
+store cannot read (a hand-edited file with broken front matter) are reported on
+stderr and left out.
+Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 		Example: `  recall ls
   recall ls trips --long
   recall ls --limit 100 --cursor dHJpcHMA5LiJ5Lqa`,
@@ -73,14 +78,23 @@ func (o *lsOptions) run(ctx context.Context, category string) error {
 			entries []store.Entry
 			skipped int
 		)
-		err := service.EachEntry(ctx, st, func(e store.Entry) {
-			if category == "" || e.Category == category {
-				entries = append(entries, e)
-			}
-		}, func(err error) {
+		skip := func(err error) {
 			skipped++
 			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
-		})
+		}
+		var err error
+		if o.json || o.long {
+			err = service.EachEntry(ctx, st, func(e store.Entry) {
+				if category == "" || e.Category == category {
+					entries = append(entries, e)
+				}
+			}, skip)
+		} else {
+			// Names only: no entry is read where the store can list them.
+			err = service.EachKey(ctx, st, category, func(k store.Key) {
+				entries = append(entries, store.Entry{Category: k.Category, Name: k.Name})
+			}, skip)
+		}
 		if err != nil {
 			return err
 		}

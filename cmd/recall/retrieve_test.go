@@ -294,10 +294,24 @@ func TestReindex(t *testing.T) {
 		!strings.Contains(lines[0], "front matter") || lines[1] != "recall: reindex: 1 entry could not be read" {
 		t.Errorf("stderr = %q", o.stderr)
 	}
-	// ls reports it the same way, and lists the rest.
-	o = c.run("--store", dir, "ls")
+	// ls --long reads the entries: it reports it the same way, and lists
+	// the rest.
+	o = c.run("--store", dir, "ls", "--long")
 	if o.code != exitFailure || strings.Count(o.stdout, "\n") != n || !strings.Contains(o.stderr, "broken.md") {
+		t.Errorf("ls --long with a broken file: %+v", o)
+	}
+	// Plain ls lists names without reading files: the broken one is listed.
+	o = c.run("--store", dir, "ls")
+	if o.code != 0 || strings.Count(o.stdout, "\n") != n+1 || !strings.Contains(o.stdout, "notes:broken\n") || o.stderr != "" {
 		t.Errorf("ls with a broken file: %+v", o)
+	}
+	// A file whose name cannot be an entry is still reported.
+	if err := os.WriteFile(filepath.Join(dir, "notes", "bad:name.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o = c.run("--store", dir, "ls")
+	if o.code != exitFailure || strings.Count(o.stdout, "\n") != n+1 || !strings.Contains(o.stderr, "bad:name.md") {
+		t.Errorf("ls with an unmappable file: %+v", o)
 	}
 }
 

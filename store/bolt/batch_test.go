@@ -180,3 +180,13 @@ func BenchmarkPutBatch(b *testing.B) {
 		b.ReportMetric(float64(len(es)*b.N)/b.Elapsed().Seconds(), "entries/s")
 	})
 }
+
+func TestKeyLister(t *testing.T) {
+	storetest.RunKeyLister(t, func(t *testing.T) store.Store {
+		s, err := Open(tempPath(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}

@@ -42,14 +42,62 @@ func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 			yield(store.Entry{}, err)
 			return
 		}
-		s.walk(ctx, s.root, nil, nil, yield)
+		s.walk(ctx, s.root, nil, nil, walkOpts{}, yield)
 	}
+}
+
+var _ store.KeyLister = (*Store)(nil)
+
+// Keys lists the identities All would yield by walking the folders' names
+// only: no entry file is opened. It maps names and reports the files it
+// cannot map exactly as All does; a file whose front matter or content is
+// broken is listed (All and Get report it). With a category, only the
+// notes directly in that category's folder are listed (RootCategory: the
+// root's own notes); a category whose folder is missing has none, and one
+// whose folder is a symbolic link or a plain file is one error wrapping
+// ErrMalformed.
+func (s *Store) Keys(ctx context.Context, category string) iter.Seq2[store.Key, error] {
+	return func(yield func(store.Key, error) bool) {
+		if err := s.check(ctx, "keys"); err != nil {
+			yield(store.Key{}, err)
+			return
+		}
+		dir, cat, o := s.root, []string(nil), walkOpts{keysOnly: true}
+		if category != "" {
+			category, _ = store.NormalizeKey(category, "")
+			if err := store.ValidateKey(category, "x"); err != nil {
+				yield(store.Key{}, fmt.Errorf("keys: %w", err))
+				return
+			}
+			d, err := s.walkDir(category)
+			switch {
+			case missing(err):
+				return
+			case err != nil:
+				yield(store.Key{}, fmt.Errorf("keys: %w", err))
+				return
+			}
+			dir, o.flat = d, true
+			if category != RootCategory {
+				cat = strings.Split(category, "/")
+			}
+		}
+		s.walk(ctx, dir, cat, nil, o, func(e store.Entry, err error) bool {
+			return yield(e.Key(), err)
+		})
+	}
+}
+
+// walkOpts tells walk what to visit and yield.
+type walkOpts struct {
+	keysOnly bool // yield each entry's identity, without reading its file
+	flat     bool // only the notes directly in the folder, not below it
 }
 
 // walk yields the entries below dir, whose category levels are cat, and
 // reports whether the walk goes on. A non-nil bad is why no note below dir
 // can be mapped; each is then reported with it.
-func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, yield func(store.Entry, error) bool) bool {
+func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, o walkOpts, yield func(store.Entry, error) bool) bool {
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		// A vanished root is the store gone, not a category emptied.
@@ -76,6 +124,9 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, y
 			return yield(store.Entry{}, fmt.Errorf("%s: %w: %w", path, ErrMalformed, reason))
 		}
 		if f.Type()&iofs.ModeSymlink != 0 && !strings.HasSuffix(base, ext) {
+			if o.flat {
+				continue // it could hide only notes of other categories
+			}
 			// A link to a folder would hide notes; a link to an attachment
 			// hides nothing.
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
@@ -86,8 +137,11 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, y
 			continue
 		}
 		if f.IsDir() {
+			if o.flat {
+				continue
+			}
 			sub, subBad := s.subCategory(dir, base, cat, bad)
-			if !s.walk(ctx, path, sub, subBad, yield) {
+			if !s.walk(ctx, path, sub, subBad, o, yield) {
 				return false
 			}
 			continue
@@ -130,6 +184,12 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, y
 		}
 		if err != nil {
 			if !malformed(err) {
+				return false
+			}
+			continue
+		}
+		if o.keysOnly {
+			if !yield(store.Entry{Category: category, Name: name}, nil) {
 				return false
 			}
 			continue

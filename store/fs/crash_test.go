@@ -138,10 +138,16 @@ func (w *ackWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func TestCrashKill(t *testing.T) { crashKill(t, "TestKillChild") }
+func TestCrashKill(t *testing.T) { crashKill(t, "TestKillChild", nil, checkAfterCrash) }
 
-// crashKill runs the kill rounds against the writer test named child.
-func crashKill(t *testing.T, child string) {
+// crashCheck checks the folder after round's kill, given the highest
+// version the child reported written per entry, and reports whether a temp
+// file was left behind.
+type crashCheck func(t *testing.T, root string, round int, acked map[int]uint64) bool
+
+// crashKill runs the kill rounds against the writer test named child,
+// started with env added to its environment.
+func crashKill(t *testing.T, child string, env []string, check crashCheck) {
 	switch runtime.GOOS {
 	case "windows", "plan9", "js", "wasip1":
 		t.Skip("needs SIGKILL and a re-executable test binary")
@@ -166,6 +172,7 @@ func crashKill(t *testing.T, child string) {
 		cmd.Env = append(os.Environ(),
 			crashRootEnv+"="+root,
 			crashStartEnv+"="+strconv.FormatUint(uint64(round+1)<<32, 10))
+		cmd.Env = append(cmd.Env, env...)
 		cmd.Stdout, cmd.Stderr = w, &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -200,7 +207,7 @@ func crashKill(t *testing.T, child string) {
 		for i, v := range w.acked {
 			acked[i] = max(acked[i], v)
 		}
-		if checkAfterCrash(t, root, round, acked) {
+		if check(t, root, round, acked) {
 			leftovers++
 		}
 		if t.Failed() {

@@ -115,6 +115,21 @@
 // another process is never taken away. Writes to one entry are serialised
 // within the Store; reads take no lock.
 //
+// PutBatch (store.Batcher, for bulk import) keeps that guarantee per entry
+// and pays the syncs once per chunk of up to 1,024 entries: it takes the
+// chunk's entry locks (see lockEntries for the deadlock-free order), writes
+// every temp file in parallel, makes them all durable at once, renames
+// each over its entry's file, fsyncs each folder it renamed into once, and
+// releases the locks. No file is renamed before its content is durable.
+// "At once" is one syncfs(2) of the file system on Linux 5.8 or later on
+// ext2/3/4, XFS, Btrfs and F2FS (where syncfs writes back every file and
+// reports a failure); elsewhere, an fsync of each temp file. A syncfs also
+// flushes whatever else is waiting to be written on that file system, by
+// any program, so a batch's time depends on the other writers too.
+//
+// Keys (store.KeyLister) lists identities from the folders' names, without
+// opening any entry file, and reports unmappable names as All does.
+//
 // # Revision and change feed
 //
 // The revision is a counter in memory, starting at zero, raised by each

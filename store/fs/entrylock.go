@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/recallhq/recall/store"
 )
@@ -49,4 +50,44 @@ func (s *Store) lockEntry(ctx context.Context, k store.Key) (unlock func(), err 
 		return nil, fmt.Errorf("lock %s: %w", k, err)
 	}
 	return func() { xunlock(); release() }, nil
+}
+
+// lockEntries is lockEntry for many keys at once (PutBatch): it returns
+// once the caller holds every key's lock, in this process and across
+// processes. keys must be sorted and distinct.
+//
+// Deadlock-free by order: first every in-process mutex, in key order, then
+// every cross-process slot, in slot order, on one open file description
+// (two keys on one slot take it once). A holder of any slot therefore
+// holds all its mutexes and waits only for slots, which everyone takes in
+// ascending order; a single-entry writer holds at most one slot and waits
+// for nothing while holding it.
+func (s *Store) lockEntries(ctx context.Context, keys []store.Key) (unlock func(), err error) {
+	if err := s.checkRecallDir(filepath.Dir(s.lockPath())); err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	releases := make([]func(), 0, len(keys))
+	releaseAll := func() {
+		for i := len(releases) - 1; i >= 0; i-- {
+			releases[i]()
+		}
+	}
+	for _, k := range keys {
+		releases = append(releases, s.locks.lock(k))
+	}
+	if err := os.MkdirAll(filepath.Dir(s.lockPath()), 0o755); err != nil {
+		releaseAll()
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	slots := make([]int64, len(keys))
+	for i, k := range keys {
+		slots[i] = lockSlot(k)
+	}
+	slices.Sort(slots)
+	xunlock, err := lockRanges(ctx, s.lockPath(), slices.Compact(slots))
+	if err != nil {
+		releaseAll()
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	return func() { xunlock(); releaseAll() }, nil
 }

@@ -10,3 +10,8 @@ import "context"
 func lockRange(ctx context.Context, path string, _ int64) (unlock func(), err error) {
 	return lockFile(ctx, path)
 }
+
+// lockRanges is lockRange for many bytes: the one lock of the whole file.
+func lockRanges(ctx context.Context, path string, _ []int64) (unlock func(), err error) {
+	return lockFile(ctx, path)
+}

@@ -83,10 +83,29 @@ func readEntry(path, category, name string) (store.Entry, error) {
 
 // writeFileAtomic replaces dir/base with data so that a reader, or the
 // folder after a crash, holds either the old file or the new one, never a
-// mix: temp file in the same folder, write, fsync, rename, fsync the
-// folder. perm, when non-zero, is applied to the new file (to keep the mode
-// of the file it replaces).
+// mix: temp file in the same folder, write, fsync, rename (the caller
+// fsyncs the folder). perm, when non-zero, is applied to the new file (to
+// keep the mode of the file it replaces).
 func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMode) error {
+	t, err := s.writeTemp(dir, base, data, perm, true)
+	if err != nil {
+		return err
+	}
+	return s.commitTemp(t)
+}
+
+// tempFile is a complete temp file waiting to be renamed over its entry's
+// file.
+type tempFile struct {
+	tmp, final string
+	own        fileState // its size and modification time, for the watch
+}
+
+// writeTemp writes data to a new temp file beside dir/base, fsyncs it when
+// sync is set, and closes it. A caller that passes sync=false must make the
+// file durable another way (PutBatch: one syncfs) before commitTemp, or a
+// crash could leave a torn entry. On error nothing is left behind.
+func (s *Store) writeTemp(dir, base string, data []byte, perm iofs.FileMode, sync bool) (tempFile, error) {
 	var (
 		f   *os.File
 		err error
@@ -98,20 +117,20 @@ func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMod
 		if err = s.ensureDir(dir); errors.Is(err, iofs.ErrNotExist) {
 			continue
 		} else if err != nil {
-			return err
+			return tempFile{}, err
 		}
 		if f, err = createTemp(dir, base); !errors.Is(err, iofs.ErrNotExist) {
 			break
 		}
 	}
 	if err != nil {
-		return err
+		return tempFile{}, err
 	}
 	tmp := f.Name()
-	fail := func(err error) error {
+	fail := func(err error) (tempFile, error) {
 		f.Close()
 		os.Remove(tmp)
-		return err
+		return tempFile{}, err
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
@@ -121,25 +140,36 @@ func (s *Store) writeFileAtomic(dir, base string, data []byte, perm iofs.FileMod
 			return fail(err)
 		}
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	fi, statErr := f.Stat()
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
-		return err
+		return tempFile{}, err
 	}
+	t := tempFile{tmp: tmp, final: filepath.Join(dir, base)}
 	// A rename keeps size and modification time, so a watch recognises the
 	// entry file this write is about to produce.
-	final := filepath.Join(dir, base)
-	var own fileState
 	if statErr == nil {
-		own = stateOf(fi)
-		s.noteOwn(final, own)
+		t.own = stateOf(fi)
 	}
-	if err := os.Rename(tmp, final); err != nil {
-		s.forgetOwn(final, own)
-		os.Remove(tmp)
+	return t, nil
+}
+
+// commitTemp renames a durable temp file over its entry's file; on error
+// the temp file is removed.
+func (s *Store) commitTemp(t tempFile) error {
+	if t.own.exists {
+		s.noteOwn(t.final, t.own)
+	}
+	if err := os.Rename(t.tmp, t.final); err != nil {
+		if t.own.exists {
+			s.forgetOwn(t.final, t.own)
+		}
+		os.Remove(t.tmp)
 		return err
 	}
 	return nil

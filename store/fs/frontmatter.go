@@ -244,6 +244,45 @@ func renderFile(m store.Meta, content string) ([]byte, error) {
 	if err := checkMeta(m); err != nil {
 		return nil, err
 	}
+	if b, ok := renderTimesOnly(m, content); ok {
+		return b, nil
+	}
+	return renderFileYAML(m, content)
+}
+
+// renderTimesOnly is renderFile for the most common metadata, created and
+// updated and nothing else (what Put stamps on an entry that brings none),
+// written directly instead of through the YAML encoder, which costs more
+// than the rest of a write. The bytes are exactly those of renderFileYAML
+// (TestRenderTimesOnly compares them); ok is false for other metadata.
+func renderTimesOnly(m store.Meta, content string) (b []byte, ok bool) {
+	if len(m.Tags) > 0 || len(m.Extra) > 0 || !plainTime(m.Created) || !plainTime(m.Updated) {
+		return nil, false
+	}
+	b = make([]byte, 0, len(content)+2*len(delimiter+"\n")+2*len("updated: 2006-01-02T15:04:05.999999999-07:00\n"))
+	b = append(b, delimiter+"\n"...)
+	if !m.Created.IsZero() {
+		b = append(b, keyCreated+": "...)
+		b = m.Created.AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '\n')
+	}
+	if !m.Updated.IsZero() {
+		b = append(b, keyUpdated+": "...)
+		b = m.Updated.AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '\n')
+	}
+	b = append(b, delimiter+"\n"...)
+	return append(b, content...), true
+}
+
+// plainTime reports whether the YAML encoder writes t as its RFC 3339 form,
+// unquoted: zero (absent) or a year of four digits.
+func plainTime(t time.Time) bool {
+	return t.IsZero() || t.Year() >= 1000 && t.Year() <= 9999
+}
+
+// renderFileYAML is renderFile through the YAML encoder.
+func renderFileYAML(m store.Meta, content string) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(delimiter + "\n")
 	if !m.IsZero() {

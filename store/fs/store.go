@@ -58,6 +58,7 @@ type Store struct {
 	feed     *store.ChangeLog // the revision and the keys behind it; see feed.go
 	closed   atomic.Bool
 	locks    keyLocks   // serialises writes to one entry
+	syncFS   bool       // PutBatch makes a chunk durable with one syncfs; see canSyncFS
 	mkdirMu  sync.Mutex // see ensureDir
 	watch    watchState // see Watch
 
@@ -101,7 +102,7 @@ func Open(root string, opts *Options) (*Store, error) {
 		removeStaleTemps(abs, age)
 		removeStaleVectorTemps(abs, age)
 	}
-	return &Store{root: abs, rootDev: dev, opts: o, feed: store.NewChangeLog(0, o.ChangeLogSize)}, nil
+	return &Store{root: abs, rootDev: dev, opts: o, feed: store.NewChangeLog(0, o.ChangeLogSize), syncFS: canSyncFS(abs)}, nil
 }
 
 // Path returns the file that holds (or would hold) the entry, without
@@ -249,55 +250,72 @@ func (s *Store) writeLocked(e store.Entry) error {
 }
 
 // writeFileLocked is writeLocked up to the rename, without the fsync of
-// the folder, which it leaves to the caller (PutBatch syncs each folder
-// once per batch); it returns that folder.
+// the folder, which it leaves to the caller; it returns that folder.
 func (s *Store) writeFileLocked(e store.Entry) (dir string, err error) {
-	path := s.path(e.Category, e.Name)
-	if _, err := s.walkDir(e.Category); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+	w, err := s.renderLocked(e)
+	if err != nil {
+		return "", err
+	}
+	if err := s.writeFileAtomic(w.dir, w.base, w.data, w.perm); err != nil {
 		return "", fmt.Errorf("put %s: %w", e.Key(), err)
 	}
+	// The rename is visible from here on: count it even if the fsync of
+	// the folder fails, so no index misses the change.
+	s.feed.Add(e.Key())
+	return w.dir, nil
+}
+
+// fileWrite is an entry's file as a write will make it.
+type fileWrite struct {
+	dir, base string
+	data      []byte
+	perm      iofs.FileMode // of the file it replaces, to keep; 0 for a new file
+}
+
+// renderLocked checks where e's file goes and renders it; the caller holds
+// e's lock. Only Created carries over from the file it replaces.
+func (s *Store) renderLocked(e store.Entry) (fileWrite, error) {
+	path := s.path(e.Category, e.Name)
+	if _, err := s.walkDir(e.Category); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		return fileWrite{}, fmt.Errorf("put %s: %w", e.Key(), err)
+	}
 	var perm iofs.FileMode
-	if fi, err := os.Lstat(path); err == nil {
+	fi, err := os.Lstat(path)
+	exists := err == nil
+	if exists {
 		if fi.IsDir() {
-			return "", fmt.Errorf("put %s: %s: %w: is a folder where the entry's file belongs; rename or remove the folder", e.Key(), path, ErrMalformed)
+			return fileWrite{}, fmt.Errorf("put %s: %s: %w: is a folder where the entry's file belongs; rename or remove the folder", e.Key(), path, ErrMalformed)
 		}
 		if fi.Mode().IsRegular() {
 			perm = fi.Mode().Perm()
 		}
 	}
 	if err := s.checkCase(e); err != nil {
-		return "", err
+		return fileWrite{}, err
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	m := e.Meta
-	if m.Created.IsZero() {
+	if m.Created.IsZero() && exists { // a new file has no created time to keep
 		// Best effort: a broken old file must not stop its replacement.
 		if old, err := s.read(e.Category, e.Name); err == nil {
 			m.Created = old.Meta.Created
 		}
-		if m.Created.IsZero() {
-			m.Created = now
-		}
+	}
+	if m.Created.IsZero() {
+		m.Created = now
 	}
 	if m.Updated.IsZero() {
 		m.Updated = now
 	}
 	data, err := renderFile(m, e.Content)
 	if err != nil {
-		return "", metaFieldError(err)
+		return fileWrite{}, metaFieldError(err)
 	}
 	if n := len(data) - len(e.Content); n > maxFrontMatterBytes {
-		return "", &store.FieldError{Field: "meta", Value: "front matter",
+		return fileWrite{}, &store.FieldError{Field: "meta", Value: "front matter",
 			Reason: fmt.Sprintf("is %d bytes, the limit is %d", n, maxFrontMatterBytes)}
 	}
-	dir = filepath.Dir(path)
-	if err := s.writeFileAtomic(dir, filepath.Base(path), data, perm); err != nil {
-		return "", fmt.Errorf("put %s: %w", e.Key(), err)
-	}
-	// The rename is visible from here on: count it even if the fsync of
-	// the folder fails, so no index misses the change.
-	s.feed.Add(e.Key())
-	return dir, nil
+	return fileWrite{dir: filepath.Dir(path), base: filepath.Base(path), data: data, perm: perm}, nil
 }
 
 // metaFieldError reports metadata the file cannot hold the way

@@ -664,3 +664,7 @@ func TestIsTempName(t *testing.T) {
 		t.Errorf("createTemp made %q, which isTempName rejects", base)
 	}
 }
+
+func TestKeyLister(t *testing.T) {
+	storetest.RunKeyLister(t, func(t *testing.T) store.Store { return openTemp(t) })
+}

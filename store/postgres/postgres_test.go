@@ -212,3 +212,7 @@ func TestAllReportsBadRows(t *testing.T) {
 		t.Fatalf("All yielded %d good and %d errors, want 1 and 1", good, bad)
 	}
 }
+
+func TestKeyLister(t *testing.T) {
+	storetest.RunKeyLister(t, func(t *testing.T) store.Store { return openNew(t) })
+}

@@ -170,6 +170,7 @@ type queries struct {
 
 	get, getForUpdate, upsert, insertNew, delete, revision string
 	allFirst, allAfter                                     string
+	keysAll, keysCategory                                  string
 	changes, trim, listen                                  string
 	batchTemp, batchInsert                                 string
 	vecLoadFirst, vecLoadAfter, vecPut, vecDelete, vecDrop string
@@ -199,6 +200,10 @@ func newQueries(schema string) queries {
 		allFirst:  r.Replace("SELECT category, name, " + cols + " FROM {S}.entries ORDER BY category, name LIMIT $1"),
 		allAfter: r.Replace("SELECT category, name, " + cols +
 			" FROM {S}.entries WHERE (category, name) > ($1, $2) ORDER BY category, name LIMIT $3"),
+		keysAll: r.Replace("SELECT category, name FROM {S}.entries" +
+			" WHERE (category, name) > ($1, $2) ORDER BY category, name LIMIT $3"),
+		keysCategory: r.Replace("SELECT category, name FROM {S}.entries" +
+			" WHERE category = $1 AND name > $2 ORDER BY name LIMIT $3"),
 
 		// One statement, so one snapshot: the revision, the floor and the
 		// log agree. Keys come only when since is within [floor, revision).
