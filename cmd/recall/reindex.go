@@ -53,6 +53,8 @@ func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 		opts := retrieve.Options{Analyzer: an}
 		if c, ok := st.(store.IndexCache); ok {
 			opts.Persist = c // the next retrieve loads this build
+		} else if c, ok := st.(store.StampedIndexCache); ok {
+			opts.Stamped = c
 		}
 		eng := retrieve.New(st, opts)
 		defer eng.Close()

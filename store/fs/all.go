@@ -42,29 +42,46 @@ func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 			yield(store.Entry{}, err)
 			return
 		}
-		s.walk(ctx, s.root, nil, nil, yield)
+		w := walker[store.Entry]{s: s, ctx: ctx, yield: yield, leaf: func(path, category, name string) (store.Entry, bool, error) {
+			e, err := readEntry(path, category, name)
+			return e, errors.Is(err, iofs.ErrNotExist), err // deleted since the listing
+		}}
+		w.walk(s.root, nil, nil)
 	}
+}
+
+// walker is the walk of All, shared with AllStamped so that both follow
+// the same rules: it decides which files are notes, with which key, and
+// which are reported as unmappable; leaf handles each note (reads it, or
+// stamps it), and skip drops a note that has gone meanwhile.
+type walker[T any] struct {
+	s     *Store
+	ctx   context.Context
+	leaf  func(path, category, name string) (item T, skip bool, err error)
+	yield func(T, error) bool
 }
 
 // walk yields the entries below dir, whose category levels are cat, and
 // reports whether the walk goes on. A non-nil bad is why no note below dir
 // can be mapped; each is then reported with it.
-func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, yield func(store.Entry, error) bool) bool {
+func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
+	s, ctx := w.s, w.ctx
+	var zero T
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		// A vanished root is the store gone, not a category emptied.
 		if err := s.checkRoot("all"); err != nil {
-			yield(store.Entry{}, err)
+			w.yield(zero, err)
 			return false
 		}
 		if len(cat) > 0 && errors.Is(err, iofs.ErrNotExist) { // its last entry was deleted meanwhile
 			return true
 		}
-		return yield(store.Entry{}, fmt.Errorf("all: %s: %w", dir, err))
+		return w.yield(zero, fmt.Errorf("all: %s: %w", dir, err))
 	}
 	for _, f := range files {
 		if err := s.live(ctx, "all"); err != nil {
-			yield(store.Entry{}, err)
+			w.yield(zero, err)
 			return false
 		}
 		base := f.Name()
@@ -73,7 +90,7 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, y
 		}
 		path := filepath.Join(dir, base)
 		malformed := func(reason error) bool {
-			return yield(store.Entry{}, fmt.Errorf("%s: %w: %w", path, ErrMalformed, reason))
+			return w.yield(zero, fmt.Errorf("%s: %w: %w", path, ErrMalformed, reason))
 		}
 		if f.Type()&iofs.ModeSymlink != 0 && !strings.HasSuffix(base, ext) {
 			// A link to a folder would hide notes; a link to an attachment
@@ -87,7 +104,7 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, y
 		}
 		if f.IsDir() {
 			sub, subBad := s.subCategory(dir, base, cat, bad)
-			if !s.walk(ctx, path, sub, subBad, yield) {
+			if !w.walk(path, sub, subBad) {
 				return false
 			}
 			continue
@@ -134,11 +151,11 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, y
 			}
 			continue
 		}
-		e, err := readEntry(path, category, name)
-		if errors.Is(err, iofs.ErrNotExist) { // deleted since the listing
+		item, skip, err := w.leaf(path, category, name)
+		if skip {
 			continue
 		}
-		if !yield(e, err) {
+		if !w.yield(item, err) {
 			return false
 		}
 	}
