@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/store"
@@ -101,10 +102,6 @@ func (e *Engine) loadStamped(ctx context.Context) *stampedCopy {
 // returns the snapshot at rev and whether it differs from the copy (so
 // should be saved), with the records of the new copy.
 func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*index.Snapshot, BuildStats, []stampRec, bool, error) {
-	var old *stampedCopy
-	if cached {
-		old = e.loadStamped(ctx)
-	}
 	var (
 		stats   BuildStats
 		recs    []stampRec
@@ -113,9 +110,30 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 		failed  []store.Key   // read and skipped
 		cur     = -1          // the record fresh matched
 	)
+	// The copy is decoded while the store walks its tree (AllStamped
+	// stats every file before it calls fresh); getOld waits for it.
+	var old *stampedCopy
+	loaded := make(chan *stampedCopy, 1)
+	if cached {
+		go func() { loaded <- e.loadStamped(ctx) }()
+	} else {
+		loaded <- nil
+	}
+	waited := false
+	getOld := func() *stampedCopy {
+		if !waited {
+			old, waited = <-loaded, true
+			if old != nil {
+				recs = slices.Grow(recs, len(old.recs))
+				docs = slices.Grow(docs, len(old.recs))
+			}
+		}
+		return old
+	}
+	defer getOld() // the decoding goroutine ends before this returns
 	fresh := func(k store.Key, stamp string) bool {
 		cur = -1
-		if old == nil {
+		if getOld() == nil {
 			return false
 		}
 		j := old.find(k)
@@ -128,10 +146,6 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 		}
 		cur = j
 		return true
-	}
-	if old != nil {
-		recs = make([]stampRec, 0, len(old.recs))
-		docs = make([]index.Input, 0, len(old.recs))
 	}
 	for it, err := range e.stamped.AllStamped(ctx, fresh) {
 		k := it.Entry.Key()
@@ -157,7 +171,7 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 				failed = append(failed, k)
 			}
 		default:
-			if old != nil && it.Stamp == "" {
+			if it.Stamp == "" && getOld() != nil {
 				// fresh was not asked: mark the record met all the same.
 				if j := old.find(k); j >= 0 {
 					old.seen[j] = true
@@ -172,7 +186,7 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 	if err := ctx.Err(); err != nil {
 		return nil, stats, nil, false, err
 	}
-	if old == nil {
+	if getOld() == nil {
 		s := index.Build(rev, e.tok, docs)
 		stats.Entries = s.Count()
 		return s, stats, recs, true, nil

@@ -10,7 +10,10 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/recallhq/recall/store"
@@ -55,6 +58,11 @@ const (
 func (s *Store) recallDir() string { return filepath.Join(s.root, ".recall") }
 
 // AllStamped is All with each entry's stamp; see store.StampedIndexCache.
+//
+// It walks the tree first, noting the notes and the errors in order, then
+// stamps every note, several files at a time (a stat each, most of the
+// walk's time), and only then calls fresh and reads, in order. So a caller
+// may prepare what fresh needs (decode its copy) while the tree is walked.
 func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp string) bool) iter.Seq2[store.StampedEntry, error] {
 	return func(yield func(store.StampedEntry, error) bool) {
 		if err := s.check(ctx, "all"); err != nil {
@@ -62,25 +70,96 @@ func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp st
 			return
 		}
 		clock, clockOK := s.probeClock()
-		var buf [stampSize]byte
-		leaf := func(path, category, name string) (store.StampedEntry, bool, error) {
-			var stamp string
-			fi, err := os.Lstat(path)
-			switch {
-			case errors.Is(err, iofs.ErrNotExist):
-				return store.StampedEntry{}, true, nil // deleted since the listing
-			case err == nil && clockOK && fi.Mode().IsRegular():
-				stamp = makeStamp(buf[:0], fi, clock)
-			}
-			if stamp != "" && fresh != nil && fresh(store.Key{Category: category, Name: name}, stamp) {
-				return store.StampedEntry{Entry: store.Entry{Category: category, Name: name}, Stamp: stamp, Cached: true}, false, nil
-			}
-			e, err := readEntry(path, category, name)
-			return store.StampedEntry{Entry: e, Stamp: stamp}, errors.Is(err, iofs.ErrNotExist), err
+		type item struct {
+			path, category, name string
+			err                  error
+			stamp                string
+			gone                 bool
 		}
-		w := walker[store.StampedEntry]{s: s, ctx: ctx, yield: yield, leaf: leaf}
+		var items []item
+		w := walker[struct{}]{s: s, ctx: ctx,
+			leaf: func(path, category, name string) (struct{}, bool, error) {
+				items = append(items, item{path: path, category: category, name: name})
+				return struct{}{}, true, nil
+			},
+			yield: func(_ struct{}, err error) bool {
+				items = append(items, item{err: err})
+				return true
+			},
+		}
 		w.walk(s.root, nil, nil)
+		parallel(len(items), func(lo, hi int) {
+			var buf [stampSize]byte
+			for i := lo; i < hi; i++ {
+				it := &items[i]
+				if it.err != nil {
+					continue
+				}
+				fi, err := os.Lstat(it.path)
+				switch {
+				case errors.Is(err, iofs.ErrNotExist):
+					it.gone = true // deleted since the listing
+				case err == nil && clockOK && fi.Mode().IsRegular():
+					it.stamp = makeStamp(buf[:0], fi, clock)
+				}
+			}
+		})
+		for _, it := range items {
+			if it.err != nil {
+				if !yield(store.StampedEntry{}, it.err) {
+					return
+				}
+				continue
+			}
+			if it.gone {
+				continue
+			}
+			if err := s.live(ctx, "all"); err != nil {
+				yield(store.StampedEntry{}, err)
+				return
+			}
+			k := store.Key{Category: it.category, Name: it.name}
+			if it.stamp != "" && fresh != nil && fresh(k, it.stamp) {
+				if !yield(store.StampedEntry{Entry: store.Entry{Category: it.category, Name: it.name}, Stamp: it.stamp, Cached: true}, nil) {
+					return
+				}
+				continue
+			}
+			e, err := readEntry(it.path, it.category, it.name)
+			if errors.Is(err, iofs.ErrNotExist) { // deleted since the listing
+				continue
+			}
+			if !yield(store.StampedEntry{Entry: e, Stamp: it.stamp}, err) {
+				return
+			}
+		}
 	}
+}
+
+// parallel runs fn over [0, n) in chunks on a few goroutines.
+func parallel(n int, fn func(lo, hi int)) {
+	const chunk = 512
+	workers := min(runtime.GOMAXPROCS(0)*2, (n+chunk-1)/chunk)
+	if workers <= 1 {
+		fn(0, n)
+		return
+	}
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n {
+					return
+				}
+				fn(lo, min(lo+chunk, n))
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // probeClock writes the probe file and returns its modification time in
