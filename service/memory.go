@@ -177,11 +177,12 @@ func (m *Memory) changed(ctx context.Context) {
 	}
 }
 
-// warm builds the index ahead of the first retrieve and records what it
-// could not read, then asks the fill for the vectors still missing.
+// warm builds the index ahead of the first retrieve (from the store's
+// persisted copy when it has a current one: Engine.Load) and records what
+// it could not read, then asks the fill for the vectors still missing.
 func (m *Memory) warm(ctx context.Context) {
 	start := time.Now()
-	stats, err := m.eng.Rebuild(ctx)
+	stats, err := m.eng.Load(ctx)
 	if err != nil {
 		if ctx.Err() == nil && !errors.Is(err, store.ErrClosed) {
 			m.logf("index: %v", err)
