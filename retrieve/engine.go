@@ -71,8 +71,9 @@ type Options struct {
 	// process (a folder implements store.StampedIndexCache): the copy is
 	// checked entry by entry, by the stamps the store gives them, so a
 	// start reads and analyses only the entries changed since the copy
-	// was made, and every build that read or dropped an entry saves a new
-	// copy, off the publish path. Persist, when set too, wins. See the
+	// was made; a full build, or a start that read or dropped many
+	// entries, saves a new copy, off the publish path. Persist, when set
+	// too, wins. See the
 	// package doc, "Persisted index".
 	Stamped store.StampedIndexCache
 }

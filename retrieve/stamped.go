@@ -20,8 +20,16 @@ import (
 // equals its record's is taken from the copy without reading it, the
 // others are read and analysed, and records the walk did not meet are
 // dropped, so a copy that a few edits made stale is patched, not rebuilt.
-// Whenever the walk read or dropped anything, the result is saved as the
-// new copy, off the publish path.
+// A build without a copy, and a start that read or dropped at least
+// stampedSaveAfter entries, save the result as the new copy, off the
+// publish path. Below that the copy stays as it is: it is still right
+// about every entry whose stamp it holds, and the next start reads those
+// few files again, which costs less than writing the copy (a patched
+// snapshot must be compacted, a full analysis, before it is encoded).
+
+// stampedSaveAfter is how many entries a start may read or drop before it
+// saves a new copy.
+const stampedSaveAfter = 64
 
 // stampMetaVersion is the layout of the records in the copy's meta.
 const stampMetaVersion = 1
@@ -99,8 +107,8 @@ func (e *Engine) loadStamped(ctx context.Context) *stampedCopy {
 
 // buildStamped is buildAt for Options.Stamped: a walk of the store with
 // stamps that, with cached, takes unchanged entries from the copy; it
-// returns the snapshot at rev and whether it differs from the copy (so
-// should be saved), with the records of the new copy.
+// returns the snapshot at rev, the records of its copy, and whether that
+// copy should be saved.
 func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*index.Snapshot, BuildStats, []stampRec, bool, error) {
 	var (
 		stats   BuildStats
@@ -218,7 +226,7 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 		s = retag(s, rev)
 	}
 	stats.Entries = s.Count()
-	return s, stats, recs, dirty > 0, nil
+	return s, stats, recs, dirty >= stampedSaveAfter, nil
 }
 
 // saveStamped persists s, the snapshot of a walk, with the walk's records.

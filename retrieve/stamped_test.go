@@ -219,7 +219,19 @@ func TestStampedIndex(t *testing.T) {
 	if _, ok := got.docs[store.Key{Category: "new", Name: "animal"}]; !ok {
 		t.Error("new file not indexed")
 	}
-	same("copy after edits", start(nil), 0)
+	// A few changes do not make a new copy (it is still right about the
+	// rest): the next start reads the same files again.
+	same("copy after edits", start(nil), edited)
+	for i := range 70 { // enough changes to save one
+		writeEntryFile(t, dir, "more", fmt.Sprintf("n%d", i), "more notes")
+	}
+	settle(t, dir)
+	if edited >= 0 {
+		edited += 70
+	}
+	same("many edits", start(nil), edited)
+	same("copy after many edits", start(nil), 0)
+	all += 70
 
 	// Damage: a flipped byte, a truncation, no header at all.
 	for _, damage := range []func([]byte) []byte{
