@@ -116,7 +116,8 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 		docs    []index.Input // every indexed entry, in walk order
 		changed []index.Input // read and indexed
 		failed  []store.Key   // read and skipped
-		cur     = -1          // the record fresh matched
+		askedK  store.Key     // the key fresh was last asked about
+		askedJ  = -1          // and its record
 	)
 	// The copy is decoded while the store walks its tree (AllStamped
 	// stats every file before it calls fresh); getOld waits for it.
@@ -140,26 +141,31 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 	}
 	defer getOld() // the decoding goroutine ends before this returns
 	fresh := func(k store.Key, stamp string) bool {
-		cur = -1
+		askedK, askedJ = k, -1
 		if getOld() == nil {
 			return false
 		}
-		j := old.find(k)
-		if j < 0 {
-			return false
-		}
-		old.seen[j] = true
-		if old.recs[j].stamp != stamp {
-			return false
-		}
-		cur = j
-		return true
+		askedJ = old.find(k)
+		return askedJ >= 0 && old.recs[askedJ].stamp == stamp
 	}
 	for it, err := range e.stamped.AllStamped(ctx, fresh) {
 		k := it.Entry.Key()
+		// A record is met only by an item yielded for its key: a file
+		// removed between its stat and its read yields nothing, and its
+		// record is then dropped with it.
+		j := -1
+		switch {
+		case k == askedK:
+			j = askedJ
+		case k.Name != "" && getOld() != nil:
+			j = old.find(k) // fresh was not asked (no stamp)
+		}
+		if j >= 0 {
+			old.seen[j] = true
+		}
 		switch {
 		case it.Cached:
-			r := old.recs[cur]
+			r := old.recs[j]
 			recs = append(recs, r)
 			if r.msg != "" {
 				stats.Skipped = append(stats.Skipped, errors.New(r.msg))
@@ -179,12 +185,6 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 				failed = append(failed, k)
 			}
 		default:
-			if it.Stamp == "" && getOld() != nil {
-				// fresh was not asked: mark the record met all the same.
-				if j := old.find(k); j >= 0 {
-					old.seen[j] = true
-				}
-			}
 			in := index.Input{Category: k.Category, Name: k.Name, Content: it.Entry.Content}
 			recs = append(recs, stampRec{cat: k.Category, name: k.Name, stamp: it.Stamp})
 			docs = append(docs, in)

@@ -25,10 +25,15 @@ import (
 // read (those the copy could not stand for).
 type readCounter struct {
 	*fs.Store
-	read atomic.Int32
+	read   atomic.Int32
+	asking func(store.Key) // called before fresh, when not nil
 }
 
 func (c *readCounter) AllStamped(ctx context.Context, fresh func(store.Key, string) bool) iter.Seq2[store.StampedEntry, error] {
+	if c.asking != nil {
+		f := fresh
+		fresh = func(k store.Key, stamp string) bool { c.asking(k); return f(k, stamp) }
+	}
 	return func(yield func(store.StampedEntry, error) bool) {
 		for it, err := range c.Store.AllStamped(ctx, fresh) {
 			if !it.Cached && it.Entry.Name != "" {
@@ -147,9 +152,10 @@ func TestStampedIndex(t *testing.T) {
 		return run(e, false)
 	}
 	// start loads as a new process would, with the copy.
+	var asking func(store.Key)
 	start := func(an *index.Analyzer) loaded {
 		t.Helper()
-		c := &readCounter{Store: st}
+		c := &readCounter{Store: st, asking: asking}
 		e := retrieve.New(st, retrieve.Options{Analyzer: an, Stamped: c})
 		l := run(e, true)
 		e.Close() // waits for the save
@@ -285,6 +291,27 @@ func TestStampedIndex(t *testing.T) {
 	if c := got.docs[ents[3].Key()]; !strings.Contains(c, "okapi") {
 		t.Errorf("racy edit not seen: %q", c)
 	}
+
+	// A file edited, then removed between its stat and its read: it
+	// leaves the index.
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p3, past, past); err != nil {
+		t.Fatal(err)
+	}
+	p4, _ := st.Path(ents[4].Category, ents[4].Name)
+	writeEntryFile(t, dir, ents[4].Category, ents[4].Name, "edited, then removed")
+	settle(t, dir)
+	asking = func(k store.Key) {
+		if k == ents[4].Key() {
+			os.Remove(p4)
+		}
+	}
+	got = start(nil)
+	asking = nil
+	if _, ok := got.docs[ents[4].Key()]; ok {
+		t.Error("file removed during the load still indexed")
+	}
+	same("removed during the load", got, -1)
 }
 
 const loaderEnv = "RECALL_TEST_STAMPED_WRITER"
