@@ -150,6 +150,21 @@
 // second time. WatchOptions tunes the debounce and the scan, or turns
 // events off.
 //
+// # Persisted index
+//
+// Store implements store.StampedIndexCache: package retrieve keeps a copy
+// of its index in <root>/.recall/index (with the stamp of every entry
+// file it indexed: size, modification time and, on Linux, inode and
+// change time), so that a new process reads and analyses only the files
+// changed since. AllStamped walks the tree by the rules of All and stamps
+// each note before reading it; a file changed at or after the walk's
+// start, by the file system's clock (the modification time of
+// <root>/.recall/index.clock, which each walk rewrites), gets no stamp
+// and is never taken from a copy (git's rule for racily clean files).
+// The copy is disposable: written whole and renamed into place, not
+// fsynced, checked by its reader, rebuilt when damaged or stale. Delete
+// .recall/index at any time; the next start rebuilds it.
+//
 // # Vector cache
 //
 // Store also implements the persistent backend of package embed/cache
