@@ -237,6 +237,14 @@
 //     over a file another program holds open may fail. Vector files are
 //     locked only within the process there (no flock): two processes must
 //     not write the same model's vectors at once.
+//   - The persisted index trusts a file whose stamp is unchanged. Outside
+//     Linux a stamp is the size and the modification time only, so an edit
+//     that keeps the size and puts the modification time back (touch -r)
+//     is not seen by a process that starts from the copy; delete
+//     .recall/index (or run recall reindex) after such an edit. On Linux
+//     the change time, which no one but the kernel sets, gives it away.
+//     The copy takes about the size of the notes' text again (118 MB for
+//     100k notes of 120 words).
 //   - Watching compares sizes and modification times. On a file system
 //     with coarse timestamps (FAT: 2 s), an outside rewrite that keeps the
 //     size, made in the same tick as this Store's own write of that file,
