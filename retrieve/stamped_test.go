@@ -407,3 +407,68 @@ func TestStampedIndexTwoProcesses(t *testing.T) {
 	}
 	t.Logf("%d loads while the other process wrote", loads)
 }
+
+// TestStampedIndexWriteDuringLoad: writes through the store while a load
+// walks the folder (here, from inside the walk) are in the next
+// snapshot: the load is tagged with the revision read before the walk, so
+// the change feed names them afterwards.
+func TestStampedIndexWriteDuringLoad(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st := openFolder(t, dir, false)
+	ents := synth.New(9, 1_000).Entries(200, 20)
+	for _, e := range ents {
+		if err := st.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	settle(t, dir)
+	e := retrieve.New(st, retrieve.Options{Stamped: st})
+	if _, err := e.Load(ctx); err != nil { // makes the copy
+		t.Fatal(err)
+	}
+	e.Close()
+
+	wrote := false
+	c := &readCounter{Store: st, asking: func(store.Key) {
+		if wrote {
+			return
+		}
+		wrote = true
+		last := ents[len(ents)-1]
+		last.Content = "rewritten during the load: okapi"
+		if err := st.Put(ctx, last); err != nil {
+			t.Error(err)
+		}
+		if err := st.Put(ctx, store.Entry{Category: "a", Name: "aaa", Content: "added during the load: okapi"}); err != nil {
+			t.Error(err)
+		}
+		if err := st.Delete(ctx, ents[len(ents)-2].Category, ents[len(ents)-2].Name); err != nil {
+			t.Error(err)
+		}
+	}}
+	e = retrieve.New(st, retrieve.Options{Stamped: c})
+	defer e.Close()
+	if _, err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !wrote {
+		t.Fatal("the walk asked about no entry")
+	}
+	res, err := e.Retrieve(ctx, retrieve.Request{Query: "okapi", Budget: retrieve.Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range res.Items {
+		got = append(got, it.Category+":"+it.Name)
+	}
+	last := ents[len(ents)-1]
+	if len(got) != 2 {
+		t.Errorf("okapi finds %v, want a:aaa and %s", got, last.Key())
+	}
+	s, _ := e.Snapshot(ctx)
+	if d := s.Lookup(ents[len(ents)-2].Category, ents[len(ents)-2].Name); d != nil {
+		t.Error("entry deleted during the load still indexed")
+	}
+}
