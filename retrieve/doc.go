@@ -79,6 +79,19 @@
 // a new lineage. Rebuild never uses the copy (it is for edits the
 // revision cannot see). Close waits for a save under way.
 //
+// A folder's revision lives in the process, so its copy (Options.Stamped,
+// a store.StampedIndexCache) is tied to the files instead: the copy's meta
+// lists, in walk order, each entry's key and stamp (and, for an entry
+// that could not be read, the message). A start decodes the copy while
+// the store stats every file, then takes from the copy each entry whose
+// stamp is unchanged, reads and analyses the others, and drops the
+// entries that are gone; with few changes the decoded snapshot is patched
+// (With, Without), with many (more than bulkApply) it is built again from
+// the copy's documents and the files read. The snapshot is tagged with the
+// revision read before the walk, so writes through the store during the
+// load reach it through the change feed. A full build, or a start that
+// read or dropped stampedSaveAfter entries, saves a new copy.
+//
 // # Embeddings
 //
 // With Options.Embedder and Options.Vectors (normally an embed/cache.Cache

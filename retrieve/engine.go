@@ -66,6 +66,16 @@ type Options struct {
 	// (Close waits for a save under way). See the package doc,
 	// "Persisted index".
 	Persist store.IndexCache
+
+	// Stamped is Persist for a store whose revision does not outlive the
+	// process (a folder implements store.StampedIndexCache): the copy is
+	// checked entry by entry, by the stamps the store gives them, so a
+	// start reads and analyses only the entries changed since the copy
+	// was made; a full build, or a start that read or dropped many
+	// entries, saves a new copy, off the publish path. Persist, when set
+	// too, wins. See the
+	// package doc, "Persisted index".
+	Stamped store.StampedIndexCache
 }
 
 // Engine answers retrieves over a store. It keeps an in-memory BM25
@@ -102,6 +112,7 @@ type Engine struct {
 	vtMu         sync.Mutex
 	onChange     func(store.ChangeSet)
 	persist      store.IndexCache
+	stamped      store.StampedIndexCache // nil when persist is set
 	saving       sync.WaitGroup
 	saveMu       sync.Mutex // guards closed, so that no save starts after Close waited
 	closed       bool
@@ -137,11 +148,15 @@ func New(st store.Store, opts Options) *Engine {
 		queries:      newLRU(256),
 		onChange:     opts.OnChange,
 		persist:      opts.Persist,
+		stamped:      opts.Stamped,
 		pub:          make(chan struct{}, 1),
 		stopFollow:   func() {},
 	}
 	if e.tok == nil {
 		e.tok = index.Default()
+	}
+	if e.persist != nil {
+		e.stamped = nil
 	}
 	if e.alpha <= 0 || math.IsNaN(e.alpha) {
 		e.alpha = fusion.DefaultAlpha
@@ -429,6 +444,19 @@ func (e *Engine) rebuildLocked(ctx context.Context, cached bool) (*index.Snapsho
 	)
 	if cached && e.persist != nil {
 		s, stats = e.loadPersisted(ctx, rev)
+	}
+	if s == nil && e.stamped != nil {
+		var (
+			recs  []stampRec
+			dirty bool
+		)
+		s, stats, recs, dirty, err = e.buildStamped(ctx, rev, cached)
+		if err != nil {
+			return nil, stats, err
+		}
+		if dirty {
+			e.saveStamped(s, recs)
+		}
 	}
 	if s == nil {
 		// Writes that land during the scan may or may not be in it; the

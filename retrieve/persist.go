@@ -52,14 +52,20 @@ func (e *Engine) save(s *index.Snapshot, stats BuildStats) {
 		}
 		meta, _ = json.Marshal(msgs)
 	}
+	e.goSave(func() {
+		// Best effort: a copy that is not saved costs the next process a
+		// build, nothing else.
+		_ = e.persist.SaveIndex(context.Background(), s.Revision(), index.Encode(s, meta))
+	})
+}
+
+// goSave runs a save on its own goroutine, unless the engine is closed;
+// Close waits for it.
+func (e *Engine) goSave(save func()) {
 	e.saveMu.Lock()
 	defer e.saveMu.Unlock()
 	if e.closed {
 		return
 	}
-	e.saving.Go(func() {
-		// Best effort: a copy that is not saved costs the next process a
-		// build, nothing else.
-		_ = e.persist.SaveIndex(context.Background(), s.Revision(), index.Encode(s, meta))
-	})
+	e.saving.Go(save)
 }

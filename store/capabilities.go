@@ -96,3 +96,41 @@ type IndexCache interface {
 	// it is stale.
 	LoadIndex(ctx context.Context) (data []byte, rev uint64, err error)
 }
+
+// StampedIndexCache keeps one disposable copy of the index (opaque data,
+// as for IndexCache) in a store whose revision does not outlive the
+// process (a folder: its revision is a counter in memory), so that the
+// copy cannot be tied to a revision. It is tied instead to the state of
+// each entry, as the store describes it with a stamp: a short opaque
+// string that is equal in two walks only if the entry cannot have changed
+// in between (a folder: path, size, modification and change times, inode).
+// The reader records the stamp of every entry with the copy and, at the
+// next start, takes from the copy only the entries whose stamp is the same
+// (SPEC §4: a stale or damaged copy is rebuilt, never trusted).
+type StampedIndexCache interface {
+	// AllStamped walks the store as All does, yielding the same items in
+	// the same order, each with its entry's stamp; an item whose error
+	// concerns no one entry (an unmappable file, the store gone) has
+	// none. Before reading an entry it calls fresh with its key and
+	// stamp, on the walk's goroutine; when fresh returns true the entry is
+	// not read and the item has Cached set and only the key. A stamp is
+	// taken before the entry is read, so the content read is at least as
+	// new as its stamp. An empty stamp means the entry cannot be told
+	// from a later change of it (it changed too recently, in the same
+	// tick of the clock as the walk: "racily clean" in git's words); a
+	// reader must never trust a copy of it, and fresh is then not called.
+	AllStamped(ctx context.Context, fresh func(k Key, stamp string) bool) iter.Seq2[StampedEntry, error]
+	// SaveStampedIndex keeps data as the copy, replacing the previous one.
+	// It is atomic (a reader finds the old copy or the new one) and
+	// blocks no writer.
+	SaveStampedIndex(ctx context.Context, data []byte) error
+	// LoadStampedIndex returns the copy, or nil when there is none.
+	LoadStampedIndex(ctx context.Context) ([]byte, error)
+}
+
+// StampedEntry is an item of StampedIndexCache.AllStamped.
+type StampedEntry struct {
+	Entry  Entry // only Category and Name when Cached, or with an error
+	Stamp  string
+	Cached bool // the caller's copy is current: the entry was not read
+}

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/store/bolt"
@@ -45,5 +48,39 @@ func TestRetrievePersistsIndex(t *testing.T) {
 	}
 	if !hasCopy() {
 		t.Fatal("no copy saved by the rebuild")
+	}
+}
+
+// TestRetrievePersistsIndexFolder: a one-shot retrieve on a folder saves
+// a copy of the index under .recall; the next answers the same from it,
+// sees an entry added since, and still reports a file it cannot read.
+func TestRetrievePersistsIndexFolder(t *testing.T) {
+	dir := sampleStores(t)["fs"]
+	c := newCLI(t, nil)
+	copyPath := filepath.Join(dir, ".recall", "index")
+	if _, err := os.Stat(copyPath); err == nil {
+		t.Fatal("copy before any retrieve")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "broken.md"), []byte("---\ntags: [x\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := c.run("--store", dir, "retrieve", "--json", "周末安排")
+	if o.code != 0 || !strings.Contains(o.stderr, "skipped") || !strings.Contains(o.stderr, "broken.md") {
+		t.Fatalf("first retrieve: exit %d, stderr %q", o.code, o.stderr)
+	}
+	if _, err := os.Stat(copyPath); err != nil {
+		t.Fatalf("no copy saved by retrieve: %v", err)
+	}
+	again := c.run("--store", dir, "retrieve", "--json", "周末安排")
+	if again.stdout != o.stdout || again.stderr != o.stderr {
+		t.Fatalf("answer from the copy differs:\n%s\n%s\nwant\n%s\n%s", again.stdout, again.stderr, o.stdout, o.stderr)
+	}
+	c.ok("--store", dir, "add", "plans", "weekend-zebra", "--content", "周末安排 zebra")
+	res, _ := resultJSON(t, c, "--store", dir, "retrieve", "zebra")
+	if len(res.Items) == 0 || res.Items[0].Name != "weekend-zebra" {
+		t.Fatalf("after the write: %+v", res.Items)
+	}
+	if o := c.run("--store", dir, "reindex"); o.code != 1 || !strings.Contains(o.stderr, "broken.md") {
+		t.Fatalf("reindex: exit %d, stderr %q", o.code, o.stderr)
 	}
 }

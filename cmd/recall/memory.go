@@ -48,6 +48,9 @@ func (a *app) engineOptions(st store.Store, an *analyzerFlags, emb *embedderFlag
 		// A bolt file keeps a copy of the index, so that the next command
 		// loads it instead of analysing every entry (issue 12).
 		opts.Persist = c
+	} else if c, ok := st.(store.StampedIndexCache); ok {
+		// A folder keeps one under .recall, checked file by file.
+		opts.Stamped = c
 	}
 	return emb.engineOptions(a, st, opts)
 }

@@ -25,11 +25,12 @@ func newReindexCmd(a *app) *cobra.Command {
 indexed, which entries it could not read and why (on stderr), and how long the
 build took.
 
-recall never writes its index to disk: every process builds it from the store
-when it first needs it, and a long-running one rebuilds it when the store
-changes. So reindex changes nothing; it checks that every entry can be read
-and shows what a retrieve pays up front. The exit status is 1 when an entry
-was skipped.`,
+The index itself is derived data: a process builds it from the store when it
+first needs it, and keeps a disposable copy (in the .db file, or under
+.recall/ in a folder) so that the next one starts without analysing every
+entry. Reindex always reads every entry, checks that each can be read, shows
+what a full build costs, and saves its build as that copy. The exit status is
+1 when an entry was skipped.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.analysis.validate(cmd, o.app); err != nil {
@@ -53,6 +54,8 @@ func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 		opts := retrieve.Options{Analyzer: an}
 		if c, ok := st.(store.IndexCache); ok {
 			opts.Persist = c // the next retrieve loads this build
+		} else if c, ok := st.(store.StampedIndexCache); ok {
+			opts.Stamped = c
 		}
 		eng := retrieve.New(st, opts)
 		defer eng.Close()

@@ -126,7 +126,8 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		// Build the index here rather than lazily, to say on stderr which
 		// entries it could not read instead of leaving them out silently.
 		// Load takes the store's persisted copy when it is current (a bolt
-		// file); Close waits for the copy a build saves for the next run.
+		// file's, or a folder's for the files whose stamps it matches);
+		// Close waits for the copy a build saves for the next run.
 		defer m.Engine().Close()
 		stats, err := m.Engine().Load(ctx)
 		if err != nil {

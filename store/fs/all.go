@@ -42,8 +42,24 @@ func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 			yield(store.Entry{}, err)
 			return
 		}
-		s.walk(ctx, s.root, nil, nil, walkOpts{}, yield)
+		w := walker[store.Entry]{s: s, ctx: ctx, yield: yield, leaf: func(path, category, name string) (store.Entry, bool, error) {
+			e, err := readEntry(path, category, name)
+			return e, errors.Is(err, iofs.ErrNotExist), err // deleted since the listing
+		}}
+		w.walk(s.root, nil, nil)
 	}
+}
+
+// walker is the walk of All, shared with AllStamped so that both follow
+// the same rules: it decides which files are notes, with which key, and
+// which are reported as unmappable; leaf handles each note (reads it, or
+// stamps it), and skip drops a note that has gone meanwhile.
+type walker[T any] struct {
+	s     *Store
+	ctx   context.Context
+	leaf  func(path, category, name string) (item T, skip bool, err error)
+	yield func(T, error) bool
+	flat  bool // only the notes directly in the folder, not below it
 }
 
 var _ store.KeyLister = (*Store)(nil)
@@ -62,7 +78,10 @@ func (s *Store) Keys(ctx context.Context, category string) iter.Seq2[store.Key, 
 			yield(store.Key{}, err)
 			return
 		}
-		dir, cat, o := s.root, []string(nil), walkOpts{keysOnly: true}
+		w := walker[store.Key]{s: s, ctx: ctx, yield: yield, leaf: func(_, category, name string) (store.Key, bool, error) {
+			return store.Key{Category: category, Name: name}, false, nil
+		}}
+		dir, cat := s.root, []string(nil)
 		if category != "" {
 			category, _ = store.NormalizeKey(category, "")
 			if err := store.ValidateKey(category, "x"); err != nil {
@@ -77,42 +96,36 @@ func (s *Store) Keys(ctx context.Context, category string) iter.Seq2[store.Key, 
 				yield(store.Key{}, fmt.Errorf("keys: %w", err))
 				return
 			}
-			dir, o.flat = d, true
+			dir, w.flat = d, true
 			if category != RootCategory {
 				cat = strings.Split(category, "/")
 			}
 		}
-		s.walk(ctx, dir, cat, nil, o, func(e store.Entry, err error) bool {
-			return yield(e.Key(), err)
-		})
+		w.walk(dir, cat, nil)
 	}
-}
-
-// walkOpts tells walk what to visit and yield.
-type walkOpts struct {
-	keysOnly bool // yield each entry's identity, without reading its file
-	flat     bool // only the notes directly in the folder, not below it
 }
 
 // walk yields the entries below dir, whose category levels are cat, and
 // reports whether the walk goes on. A non-nil bad is why no note below dir
 // can be mapped; each is then reported with it.
-func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, o walkOpts, yield func(store.Entry, error) bool) bool {
+func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
+	s, ctx := w.s, w.ctx
+	var zero T
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		// A vanished root is the store gone, not a category emptied.
 		if err := s.checkRoot("all"); err != nil {
-			yield(store.Entry{}, err)
+			w.yield(zero, err)
 			return false
 		}
 		if len(cat) > 0 && errors.Is(err, iofs.ErrNotExist) { // its last entry was deleted meanwhile
 			return true
 		}
-		return yield(store.Entry{}, fmt.Errorf("all: %s: %w", dir, err))
+		return w.yield(zero, fmt.Errorf("all: %s: %w", dir, err))
 	}
 	for _, f := range files {
 		if err := s.live(ctx, "all"); err != nil {
-			yield(store.Entry{}, err)
+			w.yield(zero, err)
 			return false
 		}
 		base := f.Name()
@@ -121,10 +134,10 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, o
 		}
 		path := filepath.Join(dir, base)
 		malformed := func(reason error) bool {
-			return yield(store.Entry{}, fmt.Errorf("%s: %w: %w", path, ErrMalformed, reason))
+			return w.yield(zero, fmt.Errorf("%s: %w: %w", path, ErrMalformed, reason))
 		}
 		if f.Type()&iofs.ModeSymlink != 0 && !strings.HasSuffix(base, ext) {
-			if o.flat {
+			if w.flat {
 				continue // it could hide only notes of other categories
 			}
 			// A link to a folder would hide notes; a link to an attachment
@@ -137,11 +150,11 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, o
 			continue
 		}
 		if f.IsDir() {
-			if o.flat {
+			if w.flat {
 				continue
 			}
 			sub, subBad := s.subCategory(dir, base, cat, bad)
-			if !s.walk(ctx, path, sub, subBad, o, yield) {
+			if !w.walk(path, sub, subBad) {
 				return false
 			}
 			continue
@@ -188,17 +201,11 @@ func (s *Store) walk(ctx context.Context, dir string, cat []string, bad error, o
 			}
 			continue
 		}
-		if o.keysOnly {
-			if !yield(store.Entry{Category: category, Name: name}, nil) {
-				return false
-			}
+		item, skip, err := w.leaf(path, category, name)
+		if skip {
 			continue
 		}
-		e, err := readEntry(path, category, name)
-		if errors.Is(err, iofs.ErrNotExist) { // deleted since the listing
-			continue
-		}
-		if !yield(e, err) {
+		if !w.yield(item, err) {
 			return false
 		}
 	}

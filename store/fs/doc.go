@@ -165,6 +165,21 @@
 // second time. WatchOptions tunes the debounce and the scan, or turns
 // events off.
 //
+// # Persisted index
+//
+// Store implements store.StampedIndexCache: package retrieve keeps a copy
+// of its index in <root>/.recall/index (with the stamp of every entry
+// file it indexed: size, modification time and, on Linux, inode and
+// change time), so that a new process reads and analyses only the files
+// changed since. AllStamped walks the tree by the rules of All and stamps
+// each note before reading it; a file changed at or after the walk's
+// start, by the file system's clock (the modification time of
+// <root>/.recall/index.clock, which each walk rewrites), gets no stamp
+// and is never taken from a copy (git's rule for racily clean files).
+// The copy is disposable: written whole and renamed into place, not
+// fsynced, checked by its reader, rebuilt when damaged or stale. Delete
+// .recall/index at any time; the next start rebuilds it.
+//
 // # Vector cache
 //
 // Store also implements the persistent backend of package embed/cache
@@ -237,6 +252,14 @@
 //     over a file another program holds open may fail. Vector files are
 //     locked only within the process there (no flock): two processes must
 //     not write the same model's vectors at once.
+//   - The persisted index trusts a file whose stamp is unchanged. Outside
+//     Linux a stamp is the size and the modification time only, so an edit
+//     that keeps the size and puts the modification time back (touch -r)
+//     is not seen by a process that starts from the copy; delete
+//     .recall/index (or run recall reindex) after such an edit. On Linux
+//     the change time, which no one but the kernel sets, gives it away.
+//     The copy takes about the size of the notes' text again (118 MB for
+//     100k notes of 120 words).
 //   - Watching compares sizes and modification times. On a file system
 //     with coarse timestamps (FAT: 2 s), an outside rewrite that keeps the
 //     size, made in the same tick as this Store's own write of that file,

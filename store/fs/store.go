@@ -101,6 +101,7 @@ func Open(root string, opts *Options) (*Store, error) {
 	if age > 0 {
 		removeStaleTemps(abs, age)
 		removeStaleVectorTemps(abs, age)
+		removeStaleIndexTemps(abs, age)
 	}
 	return &Store{root: abs, rootDev: dev, opts: o, feed: store.NewChangeLog(0, o.ChangeLogSize), syncFS: canSyncFS(abs)}, nil
 }

@@ -587,6 +587,8 @@ func (s *Store) scanInto(files map[string]fileState, dir string, depth int, visi
 	if err != nil {
 		return
 	}
+	// The notes' stats, most of the time of a scan, run several at a time.
+	var notes []iofs.DirEntry
 	for _, f := range entries {
 		name := f.Name()
 		if strings.HasPrefix(name, ".") {
@@ -599,17 +601,24 @@ func (s *Store) scanInto(files map[string]fileState, dir string, depth int, visi
 			}
 			continue
 		}
-		if !strings.HasSuffix(name, ext) {
-			continue
+		if strings.HasSuffix(name, ext) {
+			notes = append(notes, f)
 		}
-		var st fileState
-		if f.Type()&iofs.ModeSymlink != 0 {
-			st = statPath(path)
-		} else if fi, err := f.Info(); err == nil {
-			st = stateOf(fi)
+	}
+	states := make([]fileState, len(notes))
+	parallel(len(notes), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			f := notes[i]
+			if f.Type()&iofs.ModeSymlink != 0 {
+				states[i] = statPath(filepath.Join(dir, f.Name()))
+			} else if fi, err := f.Info(); err == nil {
+				states[i] = stateOf(fi)
+			}
 		}
+	})
+	for i, st := range states {
 		if st.exists && !st.dir {
-			files[path] = st
+			files[filepath.Join(dir, notes[i].Name())] = st
 		}
 	}
 }

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package fs
+
+import iofs "io/fs"
+
+// inodeSupported: stamps carry the inode and change time.
+const inodeSupported = false
+
+// inodeOf returns zeros: stamps there are size and modification time.
+func inodeOf(iofs.FileInfo) (ino uint64, ctime int64) { return 0, 0 }
