@@ -1,6 +1,9 @@
 package index
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // MatchedAll returns, for each hit of a search for terms, the terms (as
 // given, in their order) that occur in the hit's document: what Matched
@@ -47,6 +50,78 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 				out[i] = append(out[i], t)
 			}
 		}
+	}
+	return out
+}
+
+// MatchedWords returns, for each hit of a search for q.Terms, the query
+// words behind the terms that occur in the hit's document, distinct and
+// sorted: q.Words of what MatchedAll returns, never nil. With at most 64
+// terms it reads the hits' masks only, works out the words once per
+// distinct mask (the hits of a top k share a handful) and returns them
+// in one allocation.
+func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
+	out := make([][]string, len(hits))
+	if len(q.Terms) > 64 {
+		for i, m := range s.MatchedAll(hits, q.Terms) {
+			if out[i] = q.Words(m); out[i] == nil {
+				out[i] = []string{}
+			}
+		}
+		return out
+	}
+	type maskWords struct {
+		mask  uint64
+		words []string
+	}
+	var seen []maskWords
+	n := 0
+	idx := make([]int32, len(hits)) // index in seen, by hit
+	last := -1
+	for i, h := range hits {
+		j := last
+		if j < 0 || seen[j].mask != h.Matched {
+			j = slices.IndexFunc(seen, func(m maskWords) bool { return m.mask == h.Matched })
+			if j < 0 {
+				j = len(seen)
+				seen = append(seen, maskWords{h.Matched, q.maskWords(h.Matched)})
+			}
+			last = j
+		}
+		idx[i] = int32(j)
+		n += len(seen[j].words)
+	}
+	buf := make([]string, 0, n)
+	for i := range hits {
+		start := len(buf)
+		buf = append(buf, seen[idx[i]].words...)
+		out[i] = buf[start:len(buf):len(buf)]
+	}
+	return out
+}
+
+// maskWords is q.Words of the terms whose bits are set in mask.
+func (q Query) maskWords(mask uint64) []string {
+	var out []string
+	same := true
+	for m := mask; m != 0; m &= m - 1 {
+		ti := bits.TrailingZeros64(m)
+		if ti >= len(q.Terms) {
+			break
+		}
+		if ti >= len(q.words) { // a Query made by hand: the terms are the words
+			out = append(out, q.Terms[ti])
+			continue
+		}
+		w := q.words[ti]
+		if len(w) != 1 || w[0] != q.Terms[ti] {
+			same = false
+		}
+		out = append(out, w...)
+	}
+	if !same {
+		slices.Sort(out)
+		out = slices.Compact(out)
 	}
 	return out
 }
