@@ -374,7 +374,7 @@ const pruneMin = 16
 // minPrunePostings: below this many postings the exhaustive scorer takes
 // a few microseconds, less than the pruned scorer's set-up pays back
 // (BenchmarkSearchPruning at 1k entries).
-const minPrunePostings = 1 << 14
+const minPrunePostings = 1 << 11
 
 // pruneRatio: the pruned scorer runs only when the lists it must walk
 // (the essential ones under the start threshold) hold at most 1/pruneRatio
@@ -440,6 +440,12 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 	for ess < m && pre[ess] < theta {
 		ess++
 	}
+	// The bound of each walked list's current block, by block index.
+	curBlk := make([]int, m)
+	curUB := make([]float64, m)
+	for j := range curBlk {
+		curBlk[j] = -1
+	}
 	work := checkEvery - 1
 	for ess < m {
 		if work++; work >= checkEvery {
@@ -447,6 +453,13 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 			if canceled(done) {
 				return ErrCanceled
 			}
+		}
+		// Block skip: every doc up to the first end of the walked lists'
+		// current blocks scores at most the sum of those blocks' bounds
+		// plus the bounds of the probed lists. Below the threshold, none
+		// of them can enter: move every walked cursor past them.
+		if s.blockSkip(qs, ess, pos, curBlk, curUB, pre, theta, c0, c1) {
+			continue
 		}
 		// The next candidate: the smallest doc under the walked cursors.
 		d := uint32(math.MaxUint32)
@@ -536,6 +549,60 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 	return nil
 }
 
+// blockSkip moves the walked cursors (qs[ess:]) past a run of documents
+// none of which can reach theta, judged by the bounds of the blocks the
+// cursors are in, and reports whether it did. curBlk and curUB cache each
+// list's current block and its bound.
+func (s *Snapshot) blockSkip(qs []qterm, ess int, pos, curBlk []int, curUB, pre []float64, theta, c0, c1 float64) bool {
+	sum := 0.0
+	end := uint32(math.MaxUint32)
+	live := 0
+	for j := ess; j < len(qs); j++ {
+		q := &qs[j]
+		if pos[j] >= len(q.list) {
+			continue
+		}
+		live++
+		bi := pos[j] / blockSize
+		if curBlk[j] != bi {
+			b := q.blocks[bi]
+			curBlk[j] = bi
+			curUB[j] = weight(q.idf, float64(b.maxTf), c0, c1, b.minLen)
+		}
+		sum += curUB[j]
+		end = min(end, q.blocks[bi].last)
+	}
+	if live == 0 {
+		return false
+	}
+	rest := 0.0
+	if ess > 0 {
+		rest = pre[ess-1]
+	}
+	if sum*margin+rest >= theta {
+		return false
+	}
+	for j := ess; j < len(qs); j++ {
+		q := &qs[j]
+		if pos[j] >= len(q.list) {
+			continue
+		}
+		bi := pos[j] / blockSize
+		if q.blocks[bi].last == end {
+			pos[j] = min((bi+1)*blockSize, len(q.list))
+			continue
+		}
+		// end lies inside this block: find the first posting past it.
+		hi := min((bi+1)*blockSize, len(q.list))
+		i, found := findPosting(q.list[pos[j]:hi], end)
+		pos[j] += i
+		if found {
+			pos[j]++
+		}
+	}
+	return true
+}
+
 // startThreshold is a lower bound of the final k-th best score, found
 // cheaply before the document-at-a-time walk starts: the k-th best partial
 // score over the lists with the highest bounds (typically short: rare
@@ -559,13 +626,8 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 	scores := sc.scores[:nb]
 	touched := sc.touched[:0]
 	lens := s.base.lens
-	used := 0
-	for j := len(qs) - 1; j >= 0; j-- {
-		q := &qs[j]
-		if used += len(q.list); used > budget && j < len(qs)-1 {
-			break
-		}
-		for _, po := range q.list {
+	add := func(q *qterm, l []posting) {
+		for _, po := range l {
 			if s.nDead > 0 && s.isDead(po.doc) {
 				continue
 			}
@@ -573,6 +635,31 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 				touched = append(touched, po.doc)
 			}
 			scores[po.doc] += weight(q.idf, float64(po.tf), p.c0, p.c1, lens[po.doc])
+		}
+	}
+	used := 0
+	j := len(qs) - 1
+	for ; j >= 0; j-- {
+		q := &qs[j]
+		if used += len(q.list); used > budget && (j < len(qs)-1 || len(q.list) > startSample*blockSize) {
+			break
+		}
+		add(q, q.list)
+	}
+	// When the short lists hold fewer than k documents, the lists too
+	// long to score whole give their blocks of the highest bound, where
+	// the best documents of the term are.
+	nbest := min(max(startSample, k/8), 64)
+	var best [64]int
+	for ; j >= 0 && len(touched) < k; j-- {
+		q := &qs[j]
+		if len(q.blocks) <= nbest {
+			add(q, q.list)
+			continue
+		}
+		top := bestBlocks(q, nbest, p.c0, p.c1, best[:0])
+		for _, bi := range top {
+			add(q, q.list[bi*blockSize:min((bi+1)*blockSize, len(q.list))])
 		}
 	}
 	theta := 0.0
@@ -623,6 +710,35 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 	return theta
 }
 
+// startSample is how many blocks of a long list the start threshold
+// scores (at least; k/8 for a larger k).
+const startSample = 4
+
+// bestBlocks appends to out the indexes of the n blocks of q with the
+// highest bounds.
+func bestBlocks(q *qterm, n int, c0, c1 float64, out []int) []int {
+	var ub [64]float64
+	for bi, b := range q.blocks {
+		v := weight(q.idf, float64(b.maxTf), c0, c1, b.minLen)
+		if len(out) < n {
+			out = append(out, bi)
+			ub[len(out)-1] = v
+			continue
+		}
+		// Replace the lowest kept (n is small: a linear scan).
+		lo := 0
+		for i := 1; i < n; i++ {
+			if ub[i] < ub[lo] {
+				lo = i
+			}
+		}
+		if v > ub[lo] {
+			out[lo], ub[lo] = bi, v
+		}
+	}
+	return out
+}
+
 func clearContrib(c *[64]float64, mask uint64) {
 	for ; mask != 0; mask &= mask - 1 {
 		c[trailingZeros(mask)] = 0
@@ -638,6 +754,9 @@ func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
 		return nil, nil
 	}
 	h := hitHeap{s: s, k: q.Limit}
+	if q.Limit > 0 {
+		h.h = make([]cand, 0, min(q.Limit, s.Len()))
+	}
 	var err error
 	if qs, theta0, ok := s.usePruning(p, q); ok {
 		err = s.pruned(p, qs, theta0, &h, q.Done)
@@ -653,7 +772,7 @@ func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
 // usePruning decides between the scorers. When it prunes it returns the
 // terms by bound and the start threshold.
 func (s *Snapshot) usePruning(p *plan, q TopQuery) ([]qterm, float64, bool) {
-	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) < 2 {
+	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) == 0 {
 		return nil, 0, false
 	}
 	total := 0
@@ -666,14 +785,39 @@ func (s *Snapshot) usePruning(p *plan, q TopQuery) ([]qterm, float64, bool) {
 	qs := byBound(p)
 	theta := s.startThreshold(p, qs, q.Limit)
 	pre := prefixBounds(qs)
-	walked := total
-	for j := 0; j < len(qs) && pre[j] < theta; j++ {
-		walked -= len(qs[j].list)
+	ess := 0
+	for ess < len(qs) && pre[ess] < theta {
+		ess++
 	}
-	if walked*pruneRatio > total && q.Pruning != PruneAlways {
+	if walked := walkEstimate(qs, ess, pre, theta, p.c0, p.c1); walked*pruneRatio > total && q.Pruning != PruneAlways {
 		return nil, 0, false
 	}
 	return qs, theta, true
+}
+
+// walkEstimate is about how many postings of the walked lists (qs[ess:])
+// the pruned scorer reads: those of the blocks whose bound, with the full
+// bounds of the other lists, reaches theta (an over-estimate: the
+// threshold only rises during the walk).
+func walkEstimate(qs []qterm, ess int, pre []float64, theta, c0, c1 float64) int {
+	rest := 0.0
+	if ess > 0 {
+		rest = pre[ess-1]
+	}
+	sumUB := 0.0
+	for _, q := range qs[ess:] {
+		sumUB += q.ub
+	}
+	walked := 0
+	for _, q := range qs[ess:] {
+		others := (sumUB-q.ub)*margin + rest
+		for bi, b := range q.blocks {
+			if weight(q.idf, float64(b.maxTf), c0, c1, b.minLen)*margin+others >= theta {
+				walked += min(blockSize, len(q.list)-bi*blockSize)
+			}
+		}
+	}
+	return walked
 }
 
 // cand is a scored document in the top-k heap: no pointers, so the heap
@@ -692,12 +836,17 @@ type hitHeap struct {
 }
 
 // better reports whether a ranks before b: higher score, then category,
-// then name.
+// then name. Small enough to inline: only ties look at the documents.
 func (hh *hitHeap) better(a, b cand) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	da, db := hh.s.Doc(int(a.ord)), hh.s.Doc(int(b.ord))
+	return hh.tieBetter(a.ord, b.ord)
+}
+
+// tieBetter orders two documents of equal score by category, then name.
+func (hh *hitHeap) tieBetter(a, b uint32) bool {
+	da, db := hh.s.Doc(int(a)), hh.s.Doc(int(b))
 	if da.Category != db.Category {
 		return da.Category < db.Category
 	}
@@ -762,12 +911,16 @@ func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {
 func (hh *hitHeap) sorted() []Scored {
 	slices.SortFunc(hh.h, func(a, b cand) int {
 		switch {
-		case hh.better(a, b):
+		case a.score > b.score:
 			return -1
-		case hh.better(b, a):
+		case a.score < b.score:
 			return 1
+		case a.ord == b.ord:
+			return 0
+		case hh.tieBetter(a.ord, b.ord):
+			return -1
 		}
-		return 0
+		return 1
 	})
 	out := make([]Scored, len(hh.h))
 	for i, c := range hh.h {
