@@ -140,7 +140,8 @@ func canceled(done <-chan struct{}) bool {
 
 // qterm is one query term in a plan.
 type qterm struct {
-	ti     int // index in the query's terms
+	ti     int    // index in the query's terms
+	id     uint32 // base term id
 	idf    float64
 	list   []posting // base postings
 	bound  termBound
@@ -199,7 +200,7 @@ func (s *Snapshot) plan(terms []string) *plan {
 		}
 		b, blocks := s.base.termBounds(ids[ti])
 		p.qt = append(p.qt, qterm{
-			ti: ti, idf: idf, list: lists[ti], bound: b, blocks: blocks,
+			ti: ti, id: ids[ti], idf: idf, list: lists[ti], bound: b, blocks: blocks,
 			ub: weight(idf, float64(b.maxTf), p.c0, p.c1, b.minLen),
 		})
 	}
@@ -758,7 +759,9 @@ func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
 		h.h = make([]cand, 0, min(q.Limit, s.Len()))
 	}
 	var err error
-	if qs, theta0, ok := s.usePruning(p, q); ok {
+	if li, ok := s.useImpact(p, q); ok {
+		err = s.impactTop(p, li, &h, q.Done)
+	} else if qs, theta0, ok := s.usePruning(p, q); ok {
 		err = s.pruned(p, qs, theta0, &h, q.Done)
 	} else {
 		err = s.exhaustive(p, q.Done, &h, nil)
