@@ -146,6 +146,9 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	}
 	lens := s.base.lens
 	c0, c1 := p.c0, p.c1
+	// In doc order, so that every list is read forward once.
+	slices.Sort(touched)
+	pos := make([]int, len(p.qt))
 	for _, d := range touched {
 		if s.isDead(d) {
 			continue
@@ -155,7 +158,8 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		dl := lens[d]
 		for j := range p.qt {
 			q := &p.qt[j]
-			if i, ok := findPosting(q.list, d); ok {
+			pos[j] = seek(q, pos[j], d)
+			if i := pos[j]; i < len(q.list) && q.list[i].doc == d {
 				score += weight(q.idf, float64(q.list[i].tf), c0, c1, dl)
 				mask |= 1 << q.ti
 			}
@@ -207,4 +211,25 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	}
 	sc.touched = touched[:0]
 	return nil
+}
+
+// seek returns the position of the first posting of q's list at or after
+// pos whose doc is at least d: by the block ends, then a binary search in
+// the block.
+func seek(q *qterm, pos int, d uint32) int {
+	l := q.list
+	if pos >= len(l) || l[pos].doc >= d {
+		return pos
+	}
+	bi := pos / blockSize
+	for bi < len(q.blocks) && q.blocks[bi].last < d {
+		bi++
+	}
+	if bi == len(q.blocks) {
+		return len(l)
+	}
+	lo := max(pos, bi*blockSize)
+	hi := min((bi+1)*blockSize, len(l))
+	i, _ := findPosting(l[lo:hi], d)
+	return lo + i
 }

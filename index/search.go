@@ -216,16 +216,19 @@ func (s *Snapshot) subtractDead(lists [][]posting, ids []uint32, df []int) {
 	}
 }
 
+// findPosting returns the position of the first posting of l whose doc
+// is at least doc, and whether it is doc.
 func findPosting(l []posting, doc uint32) (int, bool) {
-	return slices.BinarySearchFunc(l, doc, func(p posting, d uint32) int {
-		switch {
-		case p.doc < d:
-			return -1
-		case p.doc > d:
-			return 1
+	lo, hi := 0, len(l)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l[m].doc < doc {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return 0
-	})
+	}
+	return lo, lo < len(l) && l[lo].doc == doc
 }
 
 // overlayHits finds the query terms in the overlay's live documents,
