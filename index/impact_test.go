@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -79,4 +80,76 @@ func TestImpactEqualsExhaustive(t *testing.T) {
 		}
 	}
 	check(w, "overlay")
+}
+
+// TestKthLargest: the quickselect agrees with a sort, with many equal
+// values.
+func TestKthLargest(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := 1; n < 300; n += 7 {
+		for _, distinct := range []int{1, 3, 50, 1000} {
+			vals := make([]float64, n)
+			for i := range vals {
+				vals[i] = float64(r.IntN(distinct))
+			}
+			sorted := slices.Clone(vals)
+			slices.Sort(sorted)
+			slices.Reverse(sorted)
+			for _, k := range []int{1, 2, n / 2, n} {
+				if k < 1 || k > n {
+					continue
+				}
+				if got := kthLargest(slices.Clone(vals), k); got != sorted[k-1] {
+					t.Fatalf("n %d distinct %d k %d: %v, want %v", n, distinct, k, got, sorted[k-1])
+				}
+			}
+		}
+	}
+}
+
+// TestTopEqualsScoreAll: every scorer's top k (exhaustive with its
+// selection, pruned, impact) is the head of all scored documents sorted by
+// Less, the reference that uses no heap and no selection.
+func TestTopEqualsScoreAll(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var in []Input
+	for i := range 6000 {
+		var b strings.Builder
+		for range 2 + r.IntN(12) {
+			if r.IntN(4) == 0 {
+				b.WriteString("what ")
+			}
+			fmt.Fprintf(&b, "w%d ", r.IntN(60))
+		}
+		in = append(in, Input{Category: fmt.Sprint("c", i%5), Name: fmt.Sprint("n", i), Content: b.String()})
+	}
+	s := Build(1, EnglishStop(), in)
+	for _, query := range []string{"w1", "w1 w2", "what w3 w4 w5", "what", "w6 w7 w8 w9 w10 w11", "what w12"} {
+		terms := s.Terms(query)
+		var all []Scored
+		s.Score(terms, func(d *Doc, score float64) { all = append(all, Scored{Doc: d, Score: score}) })
+		slices.SortFunc(all, func(a, b Scored) int {
+			if Less(a, b) {
+				return -1
+			}
+			if Less(b, a) {
+				return 1
+			}
+			return 0
+		})
+		for _, k := range []int{1, 5, 10, 100, 1000} {
+			for _, mode := range []Pruning{PruneNever, PruneAuto, PruneAlways} {
+				got, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: mode})
+				want := all[:min(k, len(all))]
+				if len(got) != len(want) {
+					t.Fatalf("%q k %d mode %d: %d results, want %d", query, k, mode, len(got), len(want))
+				}
+				for i := range got {
+					if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score {
+						t.Fatalf("%q k %d mode %d: result %d is %s %v, want %s %v", query, k, mode, i, got[i].Doc.Name, got[i].Score, want[i].Doc.Name, want[i].Score)
+					}
+				}
+			}
+		}
+	}
 }

@@ -343,6 +343,22 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		for _, i := range touched {
 			scores[i], masks[i] = 0, 0
 		}
+	case h != nil && h.k > 0 && len(p.ov) == 0 && len(touched) > 2*h.k:
+		// No overlay to add: select the documents at or above the k-th
+		// best score (ties included) without a heap; sorted orders them
+		// and keeps k.
+		vals := sc.kth[:0]
+		for _, i := range touched {
+			vals = append(vals, scores[i])
+		}
+		kth := kthLargest(vals, h.k)
+		sc.kth = vals[:0]
+		for _, i := range touched {
+			if v := scores[i]; v >= kth {
+				h.h = append(h.h, cand{score: v, mask: masks[i], ord: i})
+			}
+			scores[i], masks[i] = 0, 0
+		}
 	case h != nil:
 		// Into the heap without a call per document: most lose to the
 		// worst kept on the score alone.
@@ -826,6 +842,54 @@ func walkEstimate(qs []qterm, ess int, pre []float64, theta, c0, c1 float64) int
 	return walked
 }
 
+// kthLargest returns the k-th largest of vals (1 <= k <= len(vals)),
+// reordering vals: a quickselect, with a sort when it partitions badly.
+func kthLargest(vals []float64, k int) float64 {
+	lo, hi := 0, len(vals)-1
+	want := k - 1 // index in descending order
+	for rounds := 0; lo < hi; rounds++ {
+		if rounds > 64 {
+			slices.SortFunc(vals[lo:hi+1], func(a, b float64) int {
+				switch {
+				case a > b:
+					return -1
+				case a < b:
+					return 1
+				}
+				return 0
+			})
+			return vals[want]
+		}
+		// Median of three as the pivot.
+		mid := int(uint(lo+hi) >> 1)
+		a, b, c := vals[lo], vals[mid], vals[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for vals[i] > pivot {
+				i++
+			}
+			for vals[j] < pivot {
+				j--
+			}
+			if i <= j {
+				vals[i], vals[j] = vals[j], vals[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case want <= j:
+			hi = j
+		case want >= i:
+			lo = i
+		default:
+			return vals[want]
+		}
+	}
+	return vals[want]
+}
+
 // cand is a scored document in the top-k heap: no pointers, so the heap
 // costs the garbage collector nothing.
 type cand struct {
@@ -928,6 +992,9 @@ func (hh *hitHeap) sorted() []Scored {
 		}
 		return 1
 	})
+	if hh.k > 0 && len(hh.h) > hh.k {
+		hh.h = hh.h[:hh.k]
+	}
 	out := make([]Scored, len(hh.h))
 	for i, c := range hh.h {
 		out[i] = Scored{Doc: hh.s.Doc(int(c.ord)), Score: c.score, Matched: c.mask}
