@@ -70,6 +70,11 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 		}
 		return out
 	}
+	if q.plain() {
+		// Every term is its own word: the words are the terms of the mask,
+		// already in order.
+		return s.MatchedAll(hits, q.Terms)
+	}
 	type maskWords struct {
 		mask  uint64
 		words []string
@@ -124,4 +129,18 @@ func (q Query) maskWords(mask uint64) []string {
 		out = slices.Compact(out)
 	}
 	return out
+}
+
+// plain reports whether every term of q is the one word behind it (no
+// stemming merged or changed a word), so that Words of terms is terms.
+func (q Query) plain() bool {
+	if len(q.words) != len(q.Terms) {
+		return len(q.words) == 0
+	}
+	for i, w := range q.words {
+		if len(w) != 1 || w[0] != q.Terms[i] {
+			return false
+		}
+	}
+	return true
 }

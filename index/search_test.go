@@ -186,7 +186,7 @@ func TestMatchedWords(t *testing.T) {
 	for i := range 40 {
 		long = append(long, in[4+i].Content)
 	}
-	for _, query := range []string{"Running runs quickly for cats and the cat", "the", "nothing matches zzz", strings.Join(long, " ") + " running cats"} {
+	for _, query := range []string{"Running runs quickly for cats and the cat", "the", "cat sat", "w1 w2 cat", "nothing matches zzz", strings.Join(long, " ") + " running cats"} {
 		q := s.Query(query)
 		hits := s.Search(q.Terms, 50)
 		got := s.MatchedWords(hits, q)
