@@ -61,8 +61,8 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 // distinct mask (the hits of a top k share a handful) and returns them
 // in one allocation.
 func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
-	out := make([][]string, len(hits))
 	if len(q.Terms) > 64 {
+		out := make([][]string, len(hits))
 		for i, m := range s.MatchedAll(hits, q.Terms) {
 			if out[i] = q.Words(m); out[i] == nil {
 				out[i] = []string{}
@@ -75,39 +75,51 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 		// already in order.
 		return s.MatchedAll(hits, q.Terms)
 	}
+	// The words of each distinct mask, once, in wb.
 	type maskWords struct {
-		mask  uint64
-		words []string
+		mask       uint64
+		start, end int
 	}
 	var seen []maskWords
+	var wb []string
 	n := 0
 	idx := make([]int32, len(hits)) // index in seen, by hit
 	last := -1
 	for i, h := range hits {
 		j := last
 		if j < 0 || seen[j].mask != h.Matched {
-			j = slices.IndexFunc(seen, func(m maskWords) bool { return m.mask == h.Matched })
+			j = -1
+			for x := range seen {
+				if seen[x].mask == h.Matched {
+					j = x
+					break
+				}
+			}
 			if j < 0 {
 				j = len(seen)
-				seen = append(seen, maskWords{h.Matched, q.maskWords(h.Matched)})
+				start := len(wb)
+				wb = q.appendMaskWords(wb, h.Matched)
+				seen = append(seen, maskWords{h.Matched, start, len(wb)})
 			}
 			last = j
 		}
 		idx[i] = int32(j)
-		n += len(seen[j].words)
+		n += seen[j].end - seen[j].start
 	}
+	out := make([][]string, len(hits))
 	buf := make([]string, 0, n)
 	for i := range hits {
+		m := seen[idx[i]]
 		start := len(buf)
-		buf = append(buf, seen[idx[i]].words...)
+		buf = append(buf, wb[m.start:m.end]...)
 		out[i] = buf[start:len(buf):len(buf)]
 	}
 	return out
 }
 
-// maskWords is q.Words of the terms whose bits are set in mask.
-func (q Query) maskWords(mask uint64) []string {
-	var out []string
+// appendMaskWords appends q.Words of the terms whose bits are set in mask.
+func (q Query) appendMaskWords(dst []string, mask uint64) []string {
+	start := len(dst)
 	same := true
 	for m := mask; m != 0; m &= m - 1 {
 		ti := bits.TrailingZeros64(m)
@@ -115,20 +127,20 @@ func (q Query) maskWords(mask uint64) []string {
 			break
 		}
 		if ti >= len(q.words) { // a Query made by hand: the terms are the words
-			out = append(out, q.Terms[ti])
+			dst = append(dst, q.Terms[ti])
 			continue
 		}
 		w := q.words[ti]
 		if len(w) != 1 || w[0] != q.Terms[ti] {
 			same = false
 		}
-		out = append(out, w...)
+		dst = append(dst, w...)
 	}
 	if !same {
-		slices.Sort(out)
-		out = slices.Compact(out)
+		slices.Sort(dst[start:])
+		dst = dst[:start+len(slices.Compact(dst[start:]))]
 	}
-	return out
+	return dst
 }
 
 // plain reports whether every term of q is the one word behind it (no
