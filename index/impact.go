@@ -221,6 +221,10 @@ func seek(q *qterm, pos int, d uint32) int {
 	if pos >= len(l) || l[pos].doc >= d {
 		return pos
 	}
+	if len(q.blocks) == 0 { // bounds not filled in: the plain search
+		i, _ := findPosting(l[pos:], d)
+		return pos + i
+	}
 	bi := pos / blockSize
 	for bi < len(q.blocks) && q.blocks[bi].last < d {
 		bi++

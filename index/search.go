@@ -163,6 +163,8 @@ type plan struct {
 	qt     []qterm // terms with df > 0 that have base postings, in term order
 	idf    []float64
 	ov     []ovHit // sorted by doc, then ti
+	// bounded: the terms' bounds are filled in (withBounds).
+	bounded bool
 }
 
 func (s *Snapshot) plan(terms []string) *plan {
@@ -198,13 +200,23 @@ func (s *Snapshot) plan(terms []string) *plan {
 		if len(lists[ti]) == 0 {
 			continue
 		}
-		b, blocks := s.base.termBounds(ids[ti])
-		p.qt = append(p.qt, qterm{
-			ti: ti, id: ids[ti], idf: idf, list: lists[ti], bound: b, blocks: blocks,
-			ub: weight(idf, float64(b.maxTf), p.c0, p.c1, b.minLen),
-		})
+		p.qt = append(p.qt, qterm{ti: ti, id: ids[ti], idf: idf, list: lists[ti]})
 	}
 	return p
+}
+
+// withBounds fills in the bounds of the plan's terms, which only the
+// pruned scorer reads (a short list's are computed from its postings).
+func (s *Snapshot) withBounds(p *plan) {
+	if p.bounded {
+		return
+	}
+	p.bounded = true
+	for j := range p.qt {
+		q := &p.qt[j]
+		q.bound, q.blocks = s.base.termBounds(q.id)
+		q.ub = weight(q.idf, float64(q.bound.maxTf), p.c0, p.c1, q.bound.minLen)
+	}
 }
 
 // subtractDead takes the dead base documents out of df.
@@ -804,6 +816,7 @@ func (s *Snapshot) usePruning(p *plan, q TopQuery) ([]qterm, float64, bool) {
 	if (total < pruneMin*q.Limit || total < minPrunePostings) && q.Pruning != PruneAlways {
 		return nil, 0, false
 	}
+	s.withBounds(p)
 	qs := byBound(p)
 	theta := s.startThreshold(p, qs, q.Limit)
 	pre := prefixBounds(qs)
