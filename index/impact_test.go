@@ -82,31 +82,6 @@ func TestImpactEqualsExhaustive(t *testing.T) {
 	check(w, "overlay")
 }
 
-// TestKthLargest: the quickselect agrees with a sort, with many equal
-// values.
-func TestKthLargest(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for n := 1; n < 300; n += 7 {
-		for _, distinct := range []int{1, 3, 50, 1000} {
-			vals := make([]float64, n)
-			for i := range vals {
-				vals[i] = float64(r.IntN(distinct))
-			}
-			sorted := slices.Clone(vals)
-			slices.Sort(sorted)
-			slices.Reverse(sorted)
-			for _, k := range []int{1, 2, n / 2, n} {
-				if k < 1 || k > n {
-					continue
-				}
-				if got := kthLargest(slices.Clone(vals), k); got != sorted[k-1] {
-					t.Fatalf("n %d distinct %d k %d: %v, want %v", n, distinct, k, got, sorted[k-1])
-				}
-			}
-		}
-	}
-}
-
 // TestTopEqualsScoreAll: every scorer's top k (exhaustive with its
 // selection, pruned, impact) is the head of all scored documents sorted by
 // Less, the reference that uses no heap and no selection.

@@ -57,9 +57,10 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 // MatchedWords returns, for each hit of a search for q.Terms, the query
 // words behind the terms that occur in the hit's document, distinct and
 // sorted: q.Words of what MatchedAll returns, never nil. With at most 64
-// terms it reads the hits' masks only, works out the words once per
-// distinct mask (the hits of a top k share a handful) and returns them
-// in one allocation.
+// terms it reads the hits' masks only and works out the words once per
+// distinct mask (the hits of a top k share a handful): hits with the same
+// terms share one slice (capacity-limited, so an append copies), which
+// callers treat as read-only.
 func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 	if len(q.Terms) > 64 {
 		out := make([][]string, len(hits))
@@ -82,8 +83,7 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 	}
 	var seen []maskWords
 	var wb []string
-	n := 0
-	idx := make([]int32, len(hits)) // index in seen, by hit
+	out := make([][]string, len(hits))
 	last := -1
 	for i, h := range hits {
 		j := last
@@ -103,16 +103,10 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 			}
 			last = j
 		}
-		idx[i] = int32(j)
-		n += seen[j].end - seen[j].start
-	}
-	out := make([][]string, len(hits))
-	buf := make([]string, 0, n)
-	for i := range hits {
-		m := seen[idx[i]]
-		start := len(buf)
-		buf = append(buf, wb[m.start:m.end]...)
-		out[i] = buf[start:len(buf):len(buf)]
+		m := seen[j]
+		if out[i] = wb[m.start:m.end:m.end]; out[i] == nil {
+			out[i] = []string{}
+		}
 	}
 	return out
 }

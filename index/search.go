@@ -292,6 +292,7 @@ type scratch struct {
 	masks   []uint64
 	touched []uint32
 	kth     []float64
+	counts  [1024]uint32 // score histogram of the exhaustive top k
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -356,17 +357,30 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 			scores[i], masks[i] = 0, 0
 		}
 	case h != nil && h.k > 0 && len(p.ov) == 0 && len(touched) > 2*h.k:
-		// No overlay to add: select the documents at or above the k-th
-		// best score (ties included) without a heap; sorted orders them
-		// and keeps k.
-		vals := sc.kth[:0]
+		// No overlay to add: without a heap, keep the documents whose
+		// score falls in the histogram buckets that hold the k best
+		// (bucketing is monotone in the score, so a document left out has
+		// k documents scoring strictly more); sorted orders them and keeps
+		// k.
+		hi := 0.0
 		for _, i := range touched {
-			vals = append(vals, scores[i])
+			hi = max(hi, scores[i])
 		}
-		kth := kthLargest(vals, h.k)
-		sc.kth = vals[:0]
+		scale := float64(len(sc.counts)-1) / hi
+		clear(sc.counts[:])
 		for _, i := range touched {
-			if v := scores[i]; v >= kth {
+			sc.counts[int(scores[i]*scale)]++
+		}
+		// The highest bucket b such that buckets b and above hold k or
+		// more: every document below it has k documents strictly above.
+		b, n := len(sc.counts)-1, 0
+		for ; b > 0; b-- {
+			if n += int(sc.counts[b]); n >= h.k {
+				break
+			}
+		}
+		for _, i := range touched {
+			if v := scores[i]; int(v*scale) >= b {
 				h.h = append(h.h, cand{score: v, mask: masks[i], ord: i})
 			}
 			scores[i], masks[i] = 0, 0
@@ -853,54 +867,6 @@ func walkEstimate(qs []qterm, ess int, pre []float64, theta, c0, c1 float64) int
 		}
 	}
 	return walked
-}
-
-// kthLargest returns the k-th largest of vals (1 <= k <= len(vals)),
-// reordering vals: a quickselect, with a sort when it partitions badly.
-func kthLargest(vals []float64, k int) float64 {
-	lo, hi := 0, len(vals)-1
-	want := k - 1 // index in descending order
-	for rounds := 0; lo < hi; rounds++ {
-		if rounds > 64 {
-			slices.SortFunc(vals[lo:hi+1], func(a, b float64) int {
-				switch {
-				case a > b:
-					return -1
-				case a < b:
-					return 1
-				}
-				return 0
-			})
-			return vals[want]
-		}
-		// Median of three as the pivot.
-		mid := int(uint(lo+hi) >> 1)
-		a, b, c := vals[lo], vals[mid], vals[hi]
-		pivot := max(min(a, b), min(max(a, b), c))
-		i, j := lo, hi
-		for i <= j {
-			for vals[i] > pivot {
-				i++
-			}
-			for vals[j] < pivot {
-				j--
-			}
-			if i <= j {
-				vals[i], vals[j] = vals[j], vals[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case want <= j:
-			hi = j
-		case want >= i:
-			lo = i
-		default:
-			return vals[want]
-		}
-	}
-	return vals[want]
 }
 
 // cand is a scored document in the top-k heap: no pointers, so the heap
