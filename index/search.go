@@ -958,19 +958,7 @@ func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {
 }
 
 func (hh *hitHeap) sorted() []Scored {
-	slices.SortFunc(hh.h, func(a, b cand) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.ord == b.ord:
-			return 0
-		case hh.tieBetter(a.ord, b.ord):
-			return -1
-		}
-		return 1
-	})
+	hh.sortCands(hh.h)
 	if hh.k > 0 && len(hh.h) > hh.k {
 		hh.h = hh.h[:hh.k]
 	}
@@ -979,4 +967,57 @@ func (hh *hitHeap) sorted() []Scored {
 		out[i] = Scored{Doc: hh.s.Doc(int(c.ord)), Score: c.score, Matched: c.mask}
 	}
 	return out
+}
+
+// sortCands sorts a best first: a quicksort with the score comparison
+// inline (the generic sort's call per comparison cost as much as the
+// search on small top-k queries).
+func (hh *hitHeap) sortCands(a []cand) {
+	for len(a) > 12 {
+		// Median of three to a[0], then partition a[1:].
+		m := len(a) / 2
+		if hh.better(a[m], a[0]) {
+			a[m], a[0] = a[0], a[m]
+		}
+		if hh.better(a[len(a)-1], a[0]) {
+			a[len(a)-1], a[0] = a[0], a[len(a)-1]
+		}
+		if hh.better(a[m], a[len(a)-1]) {
+			a[m], a[len(a)-1] = a[len(a)-1], a[m]
+		}
+		// Now a[0] ranks before a[last] ranks before a[m]... use a[last]
+		// as the pivot: a[0] is before it and a[m] after it.
+		last := len(a) - 1
+		a[m], a[last-1] = a[last-1], a[m]
+		p := a[last]
+		i, j := 0, last-1
+		for {
+			for hh.better(a[i], p) {
+				i++
+			}
+			for j > i && hh.better(p, a[j]) {
+				j--
+			}
+			if i >= j {
+				break
+			}
+			a[i], a[j] = a[j], a[i]
+			i++
+			j--
+		}
+		a[i], a[last] = a[last], a[i]
+		// Recurse into the smaller side, loop on the larger.
+		if i < len(a)-i {
+			hh.sortCands(a[:i])
+			a = a[i+1:]
+		} else {
+			hh.sortCands(a[i+1:])
+			a = a[:i]
+		}
+	}
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && hh.better(a[j], a[j-1]); j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
 }
