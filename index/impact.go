@@ -14,7 +14,7 @@ import "slices"
 // descending weight, exactly, in any snapshot sharing the segment.
 
 // impactMin is the shortest list that gets an impact order.
-const impactMin = 1 << 12
+const impactMin = 1 << 10
 
 // impactShare: the impact path is taken when the other lists hold at most
 // 1/impactShare of the long list's postings.

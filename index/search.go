@@ -413,6 +413,32 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 	return nil
 }
 
+// oneList is the exhaustive top k of a query with one base list: a
+// document's score is its one weight (0 + w, as the exhaustive scorer sums
+// it), so no accumulator is needed.
+func (s *Snapshot) oneList(p *plan, done <-chan struct{}, h *hitHeap) error {
+	if canceled(done) {
+		return ErrCanceled
+	}
+	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
+	q := &p.qt[0]
+	bit := uint64(1) << q.ti
+	lens := s.base.lens
+	for n, po := range q.list {
+		if n&(checkEvery-1) == checkEvery-1 && canceled(done) {
+			return ErrCanceled
+		}
+		if s.isDead(po.doc) {
+			continue
+		}
+		v := weight(q.idf, float64(po.tf), p.c0, p.c1, lens[po.doc])
+		if len(h.h) < h.k || v >= h.h[0].score {
+			h.push(po.doc, v, bit)
+		}
+	}
+	return nil
+}
+
 // pruneMin is the least number of postings, per result asked for, below
 // which the exhaustive scorer is used without looking further.
 const pruneMin = 16
@@ -808,6 +834,8 @@ func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
 		err = s.impactTop(p, li, &h, q.Done)
 	} else if qs, theta0, ok := s.usePruning(p, q); ok {
 		err = s.pruned(p, qs, theta0, &h, q.Done)
+	} else if len(p.qt) == 1 && q.Limit > 0 && q.Pruning != PruneNever {
+		err = s.oneList(p, q.Done, &h)
 	} else {
 		err = s.exhaustive(p, q.Done, &h, nil)
 	}
