@@ -92,11 +92,11 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 
 // useImpact reports whether the impact path answers q, and which of the
 // plan's terms is the long one.
-func (s *Snapshot) useImpact(p *plan, q TopQuery) (int, bool) {
+func (s *Snapshot) useImpact(p *plan, q TopQuery) (li, others int, ok bool) {
 	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) == 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	li, others := -1, 0
+	li = -1
 	for j, t := range p.qt {
 		if len(t.list) >= impactMin && (li < 0 || len(t.list) > len(p.qt[li].list)) {
 			if li >= 0 {
@@ -108,10 +108,17 @@ func (s *Snapshot) useImpact(p *plan, q TopQuery) (int, bool) {
 		others += len(t.list)
 	}
 	if li < 0 || others*impactShare > len(p.qt[li].list) {
-		return 0, false
+		return 0, 0, false
 	}
-	return li, true
+	return li, others, true
 }
+
+// impactFirst: with at most this many postings in the short lists (plus
+// 4k), the impact path is taken without asking whether the pruned scorer
+// would read less; above it, when pruning applies, it reads less (its
+// walk skips the short lists too once their bounds fall below the
+// threshold, where the impact path scores every one of their documents).
+const impactFirst = 512
 
 // impactTop is the exact top k when p.qt[li] is the one long list: every
 // document of the other lists is scored in full (its long-list weight

@@ -47,7 +47,7 @@ func TestImpactEqualsExhaustive(t *testing.T) {
 			terms := s.Terms(query)
 			for _, k := range []int{1, 3, 10, 100} {
 				p := s.plan(terms)
-				if _, ok := s.useImpact(p, TopQuery{Terms: terms, Limit: k}); ok {
+				if _, _, ok := s.useImpact(p, TopQuery{Terms: terms, Limit: k}); ok {
 					taken++
 				}
 				want, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: PruneNever})

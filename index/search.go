@@ -830,10 +830,13 @@ func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
 		h.h = make([]cand, 0, min(q.Limit, s.Len()))
 	}
 	var err error
-	if li, ok := s.useImpact(p, q); ok {
+	li, others, impact := s.useImpact(p, q)
+	if impact && others <= impactFirst+4*q.Limit {
 		err = s.impactTop(p, li, &h, q.Done)
 	} else if qs, theta0, ok := s.usePruning(p, q); ok {
 		err = s.pruned(p, qs, theta0, &h, q.Done)
+	} else if impact {
+		err = s.impactTop(p, li, &h, q.Done)
 	} else if len(p.qt) == 1 && q.Limit > 0 && q.Pruning != PruneNever {
 		err = s.oneList(p, q.Done, &h)
 	} else {
