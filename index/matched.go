@@ -82,7 +82,7 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 		start, end int
 	}
 	var seen []maskWords
-	var wb []string
+	wb := make([]string, 0, 4*len(q.Terms))
 	out := make([][]string, len(hits))
 	last := -1
 	for i, h := range hits {

@@ -379,6 +379,10 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 				break
 			}
 		}
+		if b == 0 {
+			n = len(touched)
+		}
+		h.h = slices.Grow(h.h, n)
 		for _, i := range touched {
 			if v := scores[i]; int(v*scale) >= b {
 				h.h = append(h.h, cand{score: v, mask: masks[i], ord: i})
