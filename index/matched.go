@@ -84,23 +84,28 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 	var seen []maskWords
 	wb := make([]string, 0, 4*len(q.Terms))
 	out := make([][]string, len(hits))
+	// An open-addressed table of the masks seen: index+1 into seen.
+	var small [256]int32
+	table := small[:]
+	if 2*len(hits) > len(small) {
+		table = make([]int32, 1<<bits.Len(uint(2*len(hits))))
+	}
+	tmask := uint64(len(table) - 1)
 	last := -1
 	for i, h := range hits {
 		j := last
 		if j < 0 || seen[j].mask != h.Matched {
-			j = -1
-			for x := range seen {
-				if seen[x].mask == h.Matched {
-					j = x
-					break
-				}
+			slot := (h.Matched * 0x9e3779b97f4a7c15 >> 32) & tmask
+			for table[slot] != 0 && seen[table[slot]-1].mask != h.Matched {
+				slot = (slot + 1) & tmask
 			}
-			if j < 0 {
-				j = len(seen)
+			if table[slot] == 0 {
 				start := len(wb)
 				wb = q.appendMaskWords(wb, h.Matched)
 				seen = append(seen, maskWords{h.Matched, start, len(wb)})
+				table[slot] = int32(len(seen))
 			}
+			j = int(table[slot] - 1)
 			last = j
 		}
 		m := seen[j]

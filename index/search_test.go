@@ -188,7 +188,7 @@ func TestMatchedWords(t *testing.T) {
 	}
 	for _, query := range []string{"Running runs quickly for cats and the cat", "the", "cat sat", "w1 w2 cat", "nothing matches zzz", strings.Join(long, " ") + " running cats"} {
 		q := s.Query(query)
-		hits := s.Search(q.Terms, 50)
+		hits := s.Search(q.Terms, 300) // more than the small mask table holds
 		got := s.MatchedWords(hits, q)
 		all := s.MatchedAll(hits, q.Terms)
 		for i := range hits {

@@ -71,7 +71,7 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 			if matched == nil {
 				matched = []string{}
 			}
-			items[i] = hitItem(h.doc, h.score, h.bm25, h.cos, matched)
+			setHit(&items[i], h.doc, h.score, h.bm25, h.cos, matched)
 			if docs != nil {
 				docs = append(docs, h.doc)
 			}
@@ -92,7 +92,7 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 		items = make([]Item, len(top))
 		for i, h := range top {
 			bm[i] = h.Score
-			items[i] = hitItem(h.Doc, h.Score, &bm[i], nil, matched[i])
+			setHit(&items[i], h.Doc, h.Score, &bm[i], nil, matched[i])
 			if docs != nil {
 				docs = append(docs, h.Doc)
 			}
@@ -102,19 +102,19 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
-// hitItem is the item of a hit.
-func hitItem(d *index.Doc, score float64, bm25, cos *float64, matched []string) Item {
-	return Item{
-		Source:       SourceHit,
-		Category:     d.Category,
-		Name:         d.Name,
-		Content:      d.Content,
-		Score:        score,
-		BM25Score:    bm25,
-		CosScore:     cos,
-		MatchedTerms: matched,
-		TokensEst:    d.TokensEst(),
-	}
+// setHit makes it (a zero Item) the item of a hit, field by field: a
+// whole-struct copy into the slice goes through a typed copy with write
+// barriers.
+func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched []string) {
+	it.Source = SourceHit
+	it.Category = d.Category
+	it.Name = d.Name
+	it.Content = d.Content
+	it.Score = score
+	it.BM25Score = bm25
+	it.CosScore = cos
+	it.MatchedTerms = matched
+	it.TokensEst = d.TokensEst()
 }
 
 // Expand completes a result from hits chosen by the caller (for example
