@@ -85,12 +85,11 @@ func BenchmarkSharedSetsRetrieve(b *testing.B) {
 			name, _ := EntryName(d.ID)
 			es = append(es, store.Entry{Category: ds.Name, Name: name, Content: d.Content()})
 		}
-		for _, e := range es {
-			if err := st.Put(ctx, e); err != nil {
-				b.Fatal(err)
-			}
+		if err := st.PutBatch(ctx, es); err != nil {
+			b.Fatal(err)
 		}
-		eng := retrieve.New(st, retrieve.Options{Analyzer: index.Spec()})
+		// The default analyzer, as the bench program (bench/bleve) runs it.
+		eng := retrieve.New(st, retrieve.Options{Analyzer: index.Default()})
 		if _, err := eng.Rebuild(ctx); err != nil {
 			b.Fatal(err)
 		}

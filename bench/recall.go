@@ -96,7 +96,7 @@ type recallSubject struct {
 	st       store.Store
 	eng      *retrieve.Engine
 	category string
-	ids      map[string]string // entry name → document id
+	ids      map[string]string // entry name → document id, where they differ
 
 	// Fusion only.
 	vectors *cache.Cache
@@ -149,7 +149,7 @@ func (s *recallSubject) Load(ctx context.Context, ds *Dataset) error {
 	if err != nil {
 		return err
 	}
-	s.ids = make(map[string]string, len(ds.Docs))
+	s.ids = map[string]string{}
 	b, batched := s.st.(store.Batcher)
 	var pending []store.Entry
 	flush := func() error {
@@ -165,7 +165,9 @@ func (s *recallSubject) Load(ctx context.Context, ds *Dataset) error {
 		if err != nil {
 			return err
 		}
-		s.ids[name] = d.ID
+		if name != d.ID {
+			s.ids[name] = d.ID
+		}
 		content := d.Content()
 		if s.opts.Retrieve.Embedder != nil {
 			s.texts = append(s.texts, name+" "+content)
@@ -245,7 +247,7 @@ func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit,
 		}
 		var hits []Hit
 		for _, h := range rm3(snap, query, k, *s.opts.PRF) {
-			hits = append(hits, Hit{ID: s.ids[h.Doc.Name], Score: h.Score})
+			hits = append(hits, Hit{ID: s.docID(h.Doc.Name), Score: h.Score})
 		}
 		return hits, nil
 	}
@@ -261,9 +263,21 @@ func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit,
 	}
 	hits := make([]Hit, 0, len(res.Items))
 	for _, it := range res.Items {
-		hits = append(hits, Hit{ID: s.ids[it.Name], Score: it.Score})
+		hits = append(hits, Hit{ID: s.docID(it.Name), Score: it.Score})
 	}
 	return hits, nil
+}
+
+// docID is the document id of entry name. Most ids are their own names:
+// the map holds only the others, so a hit costs no lookup when it is empty
+// (Bleve returns its ids as they are).
+func (s *recallSubject) docID(name string) string {
+	if len(s.ids) > 0 {
+		if id, ok := s.ids[name]; ok {
+			return id
+		}
+	}
+	return name
 }
 
 // Rank times the BM25 ranking alone. With fusion the ranking happens

@@ -3,6 +3,7 @@ package index
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // BM25 parameters of SPEC §4.
@@ -65,6 +66,10 @@ type segment struct {
 	blocks  []block
 
 	names baseNames // see names.go
+
+	// impacts holds the impact orders of long lists, by term id, made on
+	// first use (impact.go).
+	impacts sync.Map
 }
 
 // Snapshot is an immutable BM25 index over the entries of a store at one

@@ -33,7 +33,19 @@
 // base segment and folded into a new base once it grows past a few hundred
 // documents. Scores are exact BM25 over the live documents at every step.
 // Snapshots are safe for concurrent use; the package takes no context
-// because it does no I/O.
+// because it does no I/O. The one thing a query writes is a cache: the
+// impact order of a long posting list (impact.go), made by the first query
+// that needs it and published in a sync.Map on the base segment, which the
+// snapshots sharing that segment read; two queries that race make the same
+// order and the first stored is kept.
+//
+// Top picks one of several scorers per query (search.go, impact.go): the
+// impact path for one long list with short others, the pruned MaxScore
+// walk with block-max skipping, a single-list loop, or the exhaustive
+// term-at-a-time accumulator. Every one sums a document's weights in term
+// order from 0, so they agree to the bit; TopQuery.Pruning = PruneNever
+// forces the accumulator, the reference the equivalence tests compare
+// against.
 //
 // # Caveats
 //

@@ -140,7 +140,8 @@ func canceled(done <-chan struct{}) bool {
 
 // qterm is one query term in a plan.
 type qterm struct {
-	ti     int // index in the query's terms
+	ti     int    // index in the query's terms
+	id     uint32 // base term id
 	idf    float64
 	list   []posting // base postings
 	bound  termBound
@@ -162,6 +163,8 @@ type plan struct {
 	qt     []qterm // terms with df > 0 that have base postings, in term order
 	idf    []float64
 	ov     []ovHit // sorted by doc, then ti
+	// bounded: the terms' bounds are filled in (withBounds).
+	bounded bool
 }
 
 func (s *Snapshot) plan(terms []string) *plan {
@@ -197,13 +200,23 @@ func (s *Snapshot) plan(terms []string) *plan {
 		if len(lists[ti]) == 0 {
 			continue
 		}
-		b, blocks := s.base.termBounds(ids[ti])
-		p.qt = append(p.qt, qterm{
-			ti: ti, idf: idf, list: lists[ti], bound: b, blocks: blocks,
-			ub: weight(idf, float64(b.maxTf), p.c0, p.c1, b.minLen),
-		})
+		p.qt = append(p.qt, qterm{ti: ti, id: ids[ti], idf: idf, list: lists[ti]})
 	}
 	return p
+}
+
+// withBounds fills in the bounds of the plan's terms, which only the
+// pruned scorer reads (a short list's are computed from its postings).
+func (s *Snapshot) withBounds(p *plan) {
+	if p.bounded {
+		return
+	}
+	p.bounded = true
+	for j := range p.qt {
+		q := &p.qt[j]
+		q.bound, q.blocks = s.base.termBounds(q.id)
+		q.ub = weight(q.idf, float64(q.bound.maxTf), p.c0, p.c1, q.bound.minLen)
+	}
 }
 
 // subtractDead takes the dead base documents out of df.
@@ -215,16 +228,19 @@ func (s *Snapshot) subtractDead(lists [][]posting, ids []uint32, df []int) {
 	}
 }
 
+// findPosting returns the position of the first posting of l whose doc
+// is at least doc, and whether it is doc.
 func findPosting(l []posting, doc uint32) (int, bool) {
-	return slices.BinarySearchFunc(l, doc, func(p posting, d uint32) int {
-		switch {
-		case p.doc < d:
-			return -1
-		case p.doc > d:
-			return 1
+	lo, hi := 0, len(l)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l[m].doc < doc {
+			lo = m + 1
+		} else {
+			hi = m
 		}
-		return 0
-	})
+	}
+	return lo, lo < len(l) && l[lo].doc == doc
 }
 
 // overlayHits finds the query terms in the overlay's live documents,
@@ -276,6 +292,7 @@ type scratch struct {
 	masks   []uint64
 	touched []uint32
 	kth     []float64
+	counts  [1024]uint32 // score histogram of the exhaustive top k
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -339,6 +356,39 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		for _, i := range touched {
 			scores[i], masks[i] = 0, 0
 		}
+	case h != nil && h.k > 0 && len(p.ov) == 0 && len(touched) > 2*h.k:
+		// No overlay to add: without a heap, keep the documents whose
+		// score falls in the histogram buckets that hold the k best
+		// (bucketing is monotone in the score, so a document left out has
+		// k documents scoring strictly more); sorted orders them and keeps
+		// k.
+		hi := 0.0
+		for _, i := range touched {
+			hi = max(hi, scores[i])
+		}
+		scale := float64(len(sc.counts)-1) / hi
+		clear(sc.counts[:])
+		for _, i := range touched {
+			sc.counts[int(scores[i]*scale)]++
+		}
+		// The highest bucket b such that buckets b and above hold k or
+		// more: every document below it has k documents strictly above.
+		b, n := len(sc.counts)-1, 0
+		for ; b > 0; b-- {
+			if n += int(sc.counts[b]); n >= h.k {
+				break
+			}
+		}
+		if b == 0 {
+			n = len(touched)
+		}
+		h.h = slices.Grow(h.h, n)
+		for _, i := range touched {
+			if v := scores[i]; int(v*scale) >= b {
+				h.h = append(h.h, cand{score: v, mask: masks[i], ord: i})
+			}
+			scores[i], masks[i] = 0, 0
+		}
 	case h != nil:
 		// Into the heap without a call per document: most lose to the
 		// worst kept on the score alone.
@@ -367,6 +417,32 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 	return nil
 }
 
+// oneList is the exhaustive top k of a query with one base list: a
+// document's score is its one weight (0 + w, as the exhaustive scorer sums
+// it), so no accumulator is needed.
+func (s *Snapshot) oneList(p *plan, done <-chan struct{}, h *hitHeap) error {
+	if canceled(done) {
+		return ErrCanceled
+	}
+	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
+	q := &p.qt[0]
+	bit := uint64(1) << q.ti
+	lens := s.base.lens
+	for n, po := range q.list {
+		if n&(checkEvery-1) == checkEvery-1 && canceled(done) {
+			return ErrCanceled
+		}
+		if s.isDead(po.doc) {
+			continue
+		}
+		v := weight(q.idf, float64(po.tf), p.c0, p.c1, lens[po.doc])
+		if len(h.h) < h.k || v >= h.h[0].score {
+			h.push(po.doc, v, bit)
+		}
+	}
+	return nil
+}
+
 // pruneMin is the least number of postings, per result asked for, below
 // which the exhaustive scorer is used without looking further.
 const pruneMin = 16
@@ -374,7 +450,7 @@ const pruneMin = 16
 // minPrunePostings: below this many postings the exhaustive scorer takes
 // a few microseconds, less than the pruned scorer's set-up pays back
 // (BenchmarkSearchPruning at 1k entries).
-const minPrunePostings = 1 << 14
+const minPrunePostings = 1 << 11
 
 // pruneRatio: the pruned scorer runs only when the lists it must walk
 // (the essential ones under the start threshold) hold at most 1/pruneRatio
@@ -440,6 +516,12 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 	for ess < m && pre[ess] < theta {
 		ess++
 	}
+	// The bound of each walked list's current block, by block index.
+	curBlk := make([]int, m)
+	curUB := make([]float64, m)
+	for j := range curBlk {
+		curBlk[j] = -1
+	}
 	work := checkEvery - 1
 	for ess < m {
 		if work++; work >= checkEvery {
@@ -447,6 +529,13 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 			if canceled(done) {
 				return ErrCanceled
 			}
+		}
+		// Block skip: every doc up to the first end of the walked lists'
+		// current blocks scores at most the sum of those blocks' bounds
+		// plus the bounds of the probed lists. Below the threshold, none
+		// of them can enter: move every walked cursor past them.
+		if s.blockSkip(qs, ess, pos, curBlk, curUB, pre, theta, c0, c1) {
+			continue
 		}
 		// The next candidate: the smallest doc under the walked cursors.
 		d := uint32(math.MaxUint32)
@@ -536,6 +625,60 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 	return nil
 }
 
+// blockSkip moves the walked cursors (qs[ess:]) past a run of documents
+// none of which can reach theta, judged by the bounds of the blocks the
+// cursors are in, and reports whether it did. curBlk and curUB cache each
+// list's current block and its bound.
+func (s *Snapshot) blockSkip(qs []qterm, ess int, pos, curBlk []int, curUB, pre []float64, theta, c0, c1 float64) bool {
+	sum := 0.0
+	end := uint32(math.MaxUint32)
+	live := 0
+	for j := ess; j < len(qs); j++ {
+		q := &qs[j]
+		if pos[j] >= len(q.list) {
+			continue
+		}
+		live++
+		bi := pos[j] / blockSize
+		if curBlk[j] != bi {
+			b := q.blocks[bi]
+			curBlk[j] = bi
+			curUB[j] = weight(q.idf, float64(b.maxTf), c0, c1, b.minLen)
+		}
+		sum += curUB[j]
+		end = min(end, q.blocks[bi].last)
+	}
+	if live == 0 {
+		return false
+	}
+	rest := 0.0
+	if ess > 0 {
+		rest = pre[ess-1]
+	}
+	if sum*margin+rest >= theta {
+		return false
+	}
+	for j := ess; j < len(qs); j++ {
+		q := &qs[j]
+		if pos[j] >= len(q.list) {
+			continue
+		}
+		bi := pos[j] / blockSize
+		if q.blocks[bi].last == end {
+			pos[j] = min((bi+1)*blockSize, len(q.list))
+			continue
+		}
+		// end lies inside this block: find the first posting past it.
+		hi := min((bi+1)*blockSize, len(q.list))
+		i, found := findPosting(q.list[pos[j]:hi], end)
+		pos[j] += i
+		if found {
+			pos[j]++
+		}
+	}
+	return true
+}
+
 // startThreshold is a lower bound of the final k-th best score, found
 // cheaply before the document-at-a-time walk starts: the k-th best partial
 // score over the lists with the highest bounds (typically short: rare
@@ -559,13 +702,8 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 	scores := sc.scores[:nb]
 	touched := sc.touched[:0]
 	lens := s.base.lens
-	used := 0
-	for j := len(qs) - 1; j >= 0; j-- {
-		q := &qs[j]
-		if used += len(q.list); used > budget && j < len(qs)-1 {
-			break
-		}
-		for _, po := range q.list {
+	add := func(q *qterm, l []posting) {
+		for _, po := range l {
 			if s.nDead > 0 && s.isDead(po.doc) {
 				continue
 			}
@@ -573,6 +711,31 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 				touched = append(touched, po.doc)
 			}
 			scores[po.doc] += weight(q.idf, float64(po.tf), p.c0, p.c1, lens[po.doc])
+		}
+	}
+	used := 0
+	j := len(qs) - 1
+	for ; j >= 0; j-- {
+		q := &qs[j]
+		if used += len(q.list); used > budget && (j < len(qs)-1 || len(q.list) > startSample*blockSize) {
+			break
+		}
+		add(q, q.list)
+	}
+	// When the short lists hold fewer than k documents, the lists too
+	// long to score whole give their blocks of the highest bound, where
+	// the best documents of the term are.
+	nbest := min(max(startSample, k/8), 64)
+	var best [64]int
+	for ; j >= 0 && len(touched) < k; j-- {
+		q := &qs[j]
+		if len(q.blocks) <= nbest {
+			add(q, q.list)
+			continue
+		}
+		top := bestBlocks(q, nbest, p.c0, p.c1, best[:0])
+		for _, bi := range top {
+			add(q, q.list[bi*blockSize:min((bi+1)*blockSize, len(q.list))])
 		}
 	}
 	theta := 0.0
@@ -623,6 +786,35 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 	return theta
 }
 
+// startSample is how many blocks of a long list the start threshold
+// scores (at least; k/8 for a larger k).
+const startSample = 4
+
+// bestBlocks appends to out the indexes of the n blocks of q with the
+// highest bounds.
+func bestBlocks(q *qterm, n int, c0, c1 float64, out []int) []int {
+	var ub [64]float64
+	for bi, b := range q.blocks {
+		v := weight(q.idf, float64(b.maxTf), c0, c1, b.minLen)
+		if len(out) < n {
+			out = append(out, bi)
+			ub[len(out)-1] = v
+			continue
+		}
+		// Replace the lowest kept (n is small: a linear scan).
+		lo := 0
+		for i := 1; i < n; i++ {
+			if ub[i] < ub[lo] {
+				lo = i
+			}
+		}
+		if v > ub[lo] {
+			out[lo], ub[lo] = bi, v
+		}
+	}
+	return out
+}
+
 func clearContrib(c *[64]float64, mask uint64) {
 	for ; mask != 0; mask &= mask - 1 {
 		c[trailingZeros(mask)] = 0
@@ -638,9 +830,19 @@ func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
 		return nil, nil
 	}
 	h := hitHeap{s: s, k: q.Limit}
+	if q.Limit > 0 {
+		h.h = make([]cand, 0, min(q.Limit, s.Len()))
+	}
 	var err error
-	if qs, theta0, ok := s.usePruning(p, q); ok {
+	li, others, impact := s.useImpact(p, q)
+	if impact && others <= impactFirst+4*q.Limit {
+		err = s.impactTop(p, li, &h, q.Done)
+	} else if qs, theta0, ok := s.usePruning(p, q); ok {
 		err = s.pruned(p, qs, theta0, &h, q.Done)
+	} else if impact {
+		err = s.impactTop(p, li, &h, q.Done)
+	} else if len(p.qt) == 1 && q.Limit > 0 && q.Pruning != PruneNever {
+		err = s.oneList(p, q.Done, &h)
 	} else {
 		err = s.exhaustive(p, q.Done, &h, nil)
 	}
@@ -653,7 +855,7 @@ func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
 // usePruning decides between the scorers. When it prunes it returns the
 // terms by bound and the start threshold.
 func (s *Snapshot) usePruning(p *plan, q TopQuery) ([]qterm, float64, bool) {
-	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) < 2 {
+	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) == 0 {
 		return nil, 0, false
 	}
 	total := 0
@@ -663,17 +865,43 @@ func (s *Snapshot) usePruning(p *plan, q TopQuery) ([]qterm, float64, bool) {
 	if (total < pruneMin*q.Limit || total < minPrunePostings) && q.Pruning != PruneAlways {
 		return nil, 0, false
 	}
+	s.withBounds(p)
 	qs := byBound(p)
 	theta := s.startThreshold(p, qs, q.Limit)
 	pre := prefixBounds(qs)
-	walked := total
-	for j := 0; j < len(qs) && pre[j] < theta; j++ {
-		walked -= len(qs[j].list)
+	ess := 0
+	for ess < len(qs) && pre[ess] < theta {
+		ess++
 	}
-	if walked*pruneRatio > total && q.Pruning != PruneAlways {
+	if walked := walkEstimate(qs, ess, pre, theta, p.c0, p.c1); walked*pruneRatio > total && q.Pruning != PruneAlways {
 		return nil, 0, false
 	}
 	return qs, theta, true
+}
+
+// walkEstimate is about how many postings of the walked lists (qs[ess:])
+// the pruned scorer reads: those of the blocks whose bound, with the full
+// bounds of the other lists, reaches theta (an over-estimate: the
+// threshold only rises during the walk).
+func walkEstimate(qs []qterm, ess int, pre []float64, theta, c0, c1 float64) int {
+	rest := 0.0
+	if ess > 0 {
+		rest = pre[ess-1]
+	}
+	sumUB := 0.0
+	for _, q := range qs[ess:] {
+		sumUB += q.ub
+	}
+	walked := 0
+	for _, q := range qs[ess:] {
+		others := (sumUB-q.ub)*margin + rest
+		for bi, b := range q.blocks {
+			if weight(q.idf, float64(b.maxTf), c0, c1, b.minLen)*margin+others >= theta {
+				walked += min(blockSize, len(q.list)-bi*blockSize)
+			}
+		}
+	}
+	return walked
 }
 
 // cand is a scored document in the top-k heap: no pointers, so the heap
@@ -692,12 +920,17 @@ type hitHeap struct {
 }
 
 // better reports whether a ranks before b: higher score, then category,
-// then name.
+// then name. Small enough to inline: only ties look at the documents.
 func (hh *hitHeap) better(a, b cand) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	da, db := hh.s.Doc(int(a.ord)), hh.s.Doc(int(b.ord))
+	return hh.tieBetter(a.ord, b.ord)
+}
+
+// tieBetter orders two documents of equal score by category, then name.
+func (hh *hitHeap) tieBetter(a, b uint32) bool {
+	da, db := hh.s.Doc(int(a)), hh.s.Doc(int(b))
 	if da.Category != db.Category {
 		return da.Category < db.Category
 	}
@@ -760,18 +993,66 @@ func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {
 }
 
 func (hh *hitHeap) sorted() []Scored {
-	slices.SortFunc(hh.h, func(a, b cand) int {
-		switch {
-		case hh.better(a, b):
-			return -1
-		case hh.better(b, a):
-			return 1
-		}
-		return 0
-	})
+	hh.sortCands(hh.h)
+	if hh.k > 0 && len(hh.h) > hh.k {
+		hh.h = hh.h[:hh.k]
+	}
 	out := make([]Scored, len(hh.h))
 	for i, c := range hh.h {
 		out[i] = Scored{Doc: hh.s.Doc(int(c.ord)), Score: c.score, Matched: c.mask}
 	}
 	return out
+}
+
+// sortCands sorts a best first: a quicksort with the score comparison
+// inline (the generic sort's call per comparison cost as much as the
+// search on small top-k queries).
+func (hh *hitHeap) sortCands(a []cand) {
+	for len(a) > 12 {
+		// Median of three to a[0], then partition a[1:].
+		m := len(a) / 2
+		if hh.better(a[m], a[0]) {
+			a[m], a[0] = a[0], a[m]
+		}
+		if hh.better(a[len(a)-1], a[0]) {
+			a[len(a)-1], a[0] = a[0], a[len(a)-1]
+		}
+		if hh.better(a[m], a[len(a)-1]) {
+			a[m], a[len(a)-1] = a[len(a)-1], a[m]
+		}
+		// Now a[0] ranks before a[last] ranks before a[m]... use a[last]
+		// as the pivot: a[0] is before it and a[m] after it.
+		last := len(a) - 1
+		a[m], a[last-1] = a[last-1], a[m]
+		p := a[last]
+		i, j := 0, last-1
+		for {
+			for hh.better(a[i], p) {
+				i++
+			}
+			for j > i && hh.better(p, a[j]) {
+				j--
+			}
+			if i >= j {
+				break
+			}
+			a[i], a[j] = a[j], a[i]
+			i++
+			j--
+		}
+		a[i], a[last] = a[last], a[i]
+		// Recurse into the smaller side, loop on the larger.
+		if i < len(a)-i {
+			hh.sortCands(a[:i])
+			a = a[i+1:]
+		} else {
+			hh.sortCands(a[i+1:])
+			a = a[:i]
+		}
+	}
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && hh.better(a[j], a[j-1]); j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
 }

@@ -167,3 +167,35 @@ func TestLookupEveryIdentity(t *testing.T) {
 		t.Error("found an absent identity")
 	}
 }
+
+// TestMatchedWords: the words of every hit, found once per distinct mask,
+// are what Query.Words gives for the hit's matched terms, with a stemming
+// analyzer (several words behind one term) and past the 64th term.
+func TestMatchedWords(t *testing.T) {
+	in := []index.Input{
+		{Category: "c", Name: "a", Content: "running runs the runner quickly"},
+		{Category: "c", Name: "b", Content: "a quick run of cats"},
+		{Category: "c", Name: "c", Content: "the cat sat"},
+		{Category: "c", Name: "d", Content: "nothing here"},
+	}
+	base, _, _ := inputs(2000)
+	in = append(in, base...)
+	s := index.Build(1, index.EnglishStop(), in)
+	s = s.With(2, index.Input{Category: "x", Name: "y", Content: "cats running over " + in[4].Content})
+	var long []string
+	for i := range 40 {
+		long = append(long, in[4+i].Content)
+	}
+	for _, query := range []string{"Running runs quickly for cats and the cat", "the", "cat sat", "w1 w2 cat", "nothing matches zzz", strings.Join(long, " ") + " running cats"} {
+		q := s.Query(query)
+		hits := s.Search(q.Terms, 300) // more than the small mask table holds
+		got := s.MatchedWords(hits, q)
+		all := s.MatchedAll(hits, q.Terms)
+		for i := range hits {
+			want := q.Words(all[i])
+			if got[i] == nil || strings.Join(got[i], ",") != strings.Join(want, ",") {
+				t.Fatalf("query %.40q hit %d: %q, want %q", query, i, got[i], want)
+			}
+		}
+	}
+}

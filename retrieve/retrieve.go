@@ -57,7 +57,26 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	}
 	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
 	hits, fused := e.fusedHits(ctx, snap, req.Query, terms, limit)
-	if !fused {
+	res.EmbeddingUsed = fused
+	var items []Item
+	var docs []*index.Doc // for the links; nil when they are off
+	if !req.NoLinks {
+		docs = make([]*index.Doc, 0, len(hits))
+	}
+	if fused {
+		items = make([]Item, len(hits))
+		for i, h := range hits {
+			// The fused path keeps no masks: look the terms up per hit.
+			matched := q.Words(snap.MatchedTerms(h.doc, terms))
+			if matched == nil {
+				matched = []string{}
+			}
+			setHit(&items[i], h.doc, h.score, h.bm25, h.cos, matched)
+			if docs != nil {
+				docs = append(docs, h.doc)
+			}
+		}
+	} else {
 		// Stop scoring when the caller gives up.
 		top, err := snap.Top(index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done()})
 		if err != nil {
@@ -66,50 +85,36 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 			}
 			return nil, err
 		}
-		matched := snap.MatchedAll(top, terms)
-		// One allocation for every hit's score pointer.
+		// The matched words come from the masks the ranking recorded; one
+		// allocation for the items, one for their score pointers.
+		matched := snap.MatchedWords(top, q)
 		bm := make([]float64, len(top))
-		hits = make([]hit, len(top))
+		items = make([]Item, len(top))
 		for i, h := range top {
 			bm[i] = h.Score
-			hits[i] = hit{doc: h.Doc, score: h.Score, bm25: &bm[i], matched: q.Words(matched[i])}
+			setHit(&items[i], h.Doc, h.Score, &bm[i], nil, matched[i])
+			if docs != nil {
+				docs = append(docs, h.Doc)
+			}
 		}
-	}
-	res.EmbeddingUsed = fused
-
-	var fusedMatched [][]string
-	if fused {
-		// The fused path keeps no masks: look the terms up per hit.
-		fusedMatched = make([][]string, len(hits))
-		for i, h := range hits {
-			fusedMatched[i] = snap.MatchedTerms(h.doc, terms)
-		}
-	}
-	items := make([]Item, len(hits))
-	docs := make([]*index.Doc, len(hits))
-	for i, h := range hits {
-		matched := h.matched // the BM25 path learnt them while scoring
-		if fused {
-			matched = q.Words(fusedMatched[i])
-		}
-		if matched == nil {
-			matched = []string{}
-		}
-		items[i] = Item{
-			Source:       SourceHit,
-			Category:     h.doc.Category,
-			Name:         h.doc.Name,
-			Content:      h.doc.Content,
-			Score:        h.score,
-			BM25Score:    h.bm25,
-			CosScore:     h.cos,
-			MatchedTerms: matched,
-			TokensEst:    h.doc.TokensEst(),
-		}
-		docs[i] = h.doc
 	}
 	expand(res, snap, items, docs, req)
 	return res, nil
+}
+
+// setHit makes it (a zero Item) the item of a hit, field by field: a
+// whole-struct copy into the slice goes through a typed copy with write
+// barriers.
+func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched []string) {
+	it.Source = SourceHit
+	it.Category = d.Category
+	it.Name = d.Name
+	it.Content = d.Content
+	it.Score = score
+	it.BM25Score = bm25
+	it.CosScore = cos
+	it.MatchedTerms = matched
+	it.TokensEst = d.TokensEst()
 }
 
 // Expand completes a result from hits chosen by the caller (for example
@@ -128,8 +133,14 @@ func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 }
 
 // expand is steps 3 to 5 of SPEC §7 over the hit items and their
-// documents (docs[i] may be nil: no links then).
+// documents (docs[i] may be nil: no links then; docs is not read when
+// req.NoLinks). With links off the hits are the sequence the budget cuts,
+// without a copy.
 func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, req Request) {
+	if req.NoLinks {
+		applyBudget(res, hits, req.Budget, req.Explain)
+		return
+	}
 	seq := make([]Item, 0, len(hits))
 	var isHit, injected map[Ref]bool
 	var unresolved map[string]bool

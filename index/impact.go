@@ -1,0 +1,246 @@
+package index
+
+import "slices"
+
+// A query with one long list and short other lists (an English question:
+// a stop word the analyzer keeps, "what", and a rare word or two) spends
+// nearly all of an exhaustive or a pruned search on the long list, though
+// only the documents the short lists hold and the best few of the long
+// list alone can make the top k. The impact order of the long list gives
+// those few without reading the rest: its documents grouped by tf
+// (descending), each group by |D| (ascending). Within a group a document's
+// weight falls as |D| grows, whatever avgdl and idf are, so a merge of the
+// groups by the weight of their heads yields the list's documents in
+// descending weight, exactly, in any snapshot sharing the segment.
+
+// impactMin is the shortest list that gets an impact order.
+const impactMin = 1 << 10
+
+// impactShare: the impact path is taken when the other lists hold at most
+// 1/impactShare of the long list's postings.
+const impactShare = 8
+
+// impactOrder is one list's documents in impact order.
+type impactOrder struct {
+	docs   []uint32
+	groups []impactGroup // by tf, descending
+}
+
+// impactGroup is the documents of one tf: docs[start:end] of its order.
+type impactGroup struct {
+	tf         uint32
+	start, end uint32
+}
+
+// impactOf returns the impact order of term id's list, making it on first
+// use. Concurrent first uses may both make it; they make the same one, and
+// the first stored is kept.
+func (seg *segment) impactOf(id uint32) *impactOrder {
+	if v, ok := seg.impacts.Load(id); ok {
+		return v.(*impactOrder)
+	}
+	l := seg.postings[id]
+	io := &impactOrder{docs: make([]uint32, len(l))}
+	fits := true
+	for _, po := range l {
+		if po.tf >= 1<<8 || seg.lens[po.doc] >= 1<<24 {
+			fits = false
+			break
+		}
+	}
+	if fits {
+		// One integer key per posting: tf descending, |D|, doc.
+		keys := make([]uint64, len(l))
+		for i, po := range l {
+			keys[i] = uint64(255-po.tf)<<56 | uint64(seg.lens[po.doc])<<32 | uint64(po.doc)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			io.docs[i] = uint32(k)
+		}
+	} else {
+		tfs := make(map[uint32]uint32, len(l))
+		for i, po := range l {
+			io.docs[i] = po.doc
+			tfs[po.doc] = po.tf
+		}
+		slices.SortFunc(io.docs, func(a, b uint32) int {
+			if ta, tb := tfs[a], tfs[b]; ta != tb {
+				return int(tb) - int(ta)
+			}
+			if la, lb := seg.lens[a], seg.lens[b]; la != lb {
+				if la < lb {
+					return -1
+				}
+				return 1
+			}
+			return int(a) - int(b)
+		})
+	}
+	// The groups: each document's tf, found in the list.
+	for i, d := range io.docs {
+		j, _ := findPosting(l, d)
+		tf := l[j].tf
+		if n := len(io.groups); n == 0 || io.groups[n-1].tf != tf {
+			io.groups = append(io.groups, impactGroup{tf: tf, start: uint32(i)})
+		}
+		io.groups[len(io.groups)-1].end = uint32(i) + 1
+	}
+	v, _ := seg.impacts.LoadOrStore(id, io)
+	return v.(*impactOrder)
+}
+
+// useImpact reports whether the impact path answers q, and which of the
+// plan's terms is the long one.
+func (s *Snapshot) useImpact(p *plan, q TopQuery) (li, others int, ok bool) {
+	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) == 0 {
+		return 0, 0, false
+	}
+	li = -1
+	for j, t := range p.qt {
+		if len(t.list) >= impactMin && (li < 0 || len(t.list) > len(p.qt[li].list)) {
+			if li >= 0 {
+				others += len(p.qt[li].list)
+			}
+			li = j
+			continue
+		}
+		others += len(t.list)
+	}
+	if li < 0 || others*impactShare > len(p.qt[li].list) {
+		return 0, 0, false
+	}
+	return li, others, true
+}
+
+// impactFirst: with at most this many postings in the short lists (plus
+// 4k), the impact path is taken without asking whether the pruned scorer
+// would read less; above it, when pruning applies, it reads less (its
+// walk skips the short lists too once their bounds fall below the
+// threshold, where the impact path scores every one of their documents).
+const impactFirst = 512
+
+// impactTop is the exact top k when p.qt[li] is the one long list: every
+// document of the other lists is scored in full (its long-list weight
+// found by binary search), then the documents of the long list alone come
+// in descending weight from its impact order until the next cannot enter.
+// Scores are summed in term order from 0, as the exhaustive scorer sums
+// them.
+func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) error {
+	if canceled(done) {
+		return ErrCanceled
+	}
+	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	nb := len(s.base.docs)
+	if cap(sc.scores) < nb {
+		sc.scores = make([]float64, nb)
+		sc.masks = make([]uint64, nb)
+	}
+	seen := sc.masks[:nb] // nonzero: a document of a short list
+	touched := sc.touched[:0]
+	for j := range p.qt {
+		if j == li {
+			continue
+		}
+		for _, po := range p.qt[j].list {
+			if seen[po.doc] == 0 {
+				seen[po.doc] = 1
+				touched = append(touched, po.doc)
+			}
+		}
+	}
+	lens := s.base.lens
+	c0, c1 := p.c0, p.c1
+	// In doc order, so that every list is read forward once.
+	slices.Sort(touched)
+	pos := make([]int, len(p.qt))
+	for _, d := range touched {
+		if s.isDead(d) {
+			continue
+		}
+		score := 0.0
+		var mask uint64
+		dl := lens[d]
+		for j := range p.qt {
+			q := &p.qt[j]
+			pos[j] = seek(q, pos[j], d)
+			if i := pos[j]; i < len(q.list) && q.list[i].doc == d {
+				score += weight(q.idf, float64(q.list[i].tf), c0, c1, dl)
+				mask |= 1 << q.ti
+			}
+		}
+		if score > 0 {
+			h.push(d, score, mask)
+		}
+	}
+	// The long list alone, best first.
+	L := &p.qt[li]
+	bit := uint64(1) << L.ti
+	io := s.base.impactOf(L.id)
+	type head struct {
+		pos, end uint32
+		tf       float64
+		w        float64
+	}
+	heads := make([]head, len(io.groups))
+	for g, gr := range io.groups {
+		heads[g] = head{pos: gr.start, end: gr.end, tf: float64(gr.tf)}
+		heads[g].w = weight(L.idf, heads[g].tf, c0, c1, lens[io.docs[gr.start]])
+	}
+	for {
+		best := -1
+		for g := range heads {
+			if heads[g].pos < heads[g].end && (best < 0 || heads[g].w > heads[best].w) {
+				best = g
+			}
+		}
+		if best < 0 {
+			break
+		}
+		hd := &heads[best]
+		w := hd.w
+		if h.k > 0 && len(h.h) == h.k && w < h.h[0].score {
+			break // no later document weighs more
+		}
+		d := io.docs[hd.pos]
+		if hd.pos++; hd.pos < hd.end {
+			hd.w = weight(L.idf, hd.tf, c0, c1, lens[io.docs[hd.pos]])
+		}
+		if seen[d] != 0 || s.isDead(d) {
+			continue
+		}
+		h.push(d, w, bit)
+	}
+	for _, d := range touched {
+		seen[d] = 0
+	}
+	sc.touched = touched[:0]
+	return nil
+}
+
+// seek returns the position of the first posting of q's list at or after
+// pos whose doc is at least d: by the block ends, then a binary search in
+// the block.
+func seek(q *qterm, pos int, d uint32) int {
+	l := q.list
+	if pos >= len(l) || l[pos].doc >= d {
+		return pos
+	}
+	if len(q.blocks) == 0 { // bounds not filled in: the plain search
+		i, _ := findPosting(l[pos:], d)
+		return pos + i
+	}
+	bi := pos / blockSize
+	for bi < len(q.blocks) && q.blocks[bi].last < d {
+		bi++
+	}
+	if bi == len(q.blocks) {
+		return len(l)
+	}
+	lo := max(pos, bi*blockSize)
+	hi := min((bi+1)*blockSize, len(l))
+	i, _ := findPosting(l[lo:hi], d)
+	return lo + i
+}

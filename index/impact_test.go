@@ -1,0 +1,130 @@
+package index
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestImpactEqualsExhaustive: queries of one long list ("what", in most
+// documents with tf 1 to 6 and lengths that vary) and rare words take the
+// impact path and give the exhaustive answer exactly: documents, order,
+// scores and masks, for several k, with ties (documents of equal tf and
+// length), after deletes and replacements in the overlay, and in a
+// snapshot whose avgdl moved.
+func TestImpactEqualsExhaustive(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var in []Input
+	for i := range 12_000 {
+		var b strings.Builder
+		n := 3 + r.IntN(40)
+		for range n {
+			switch x := r.IntN(100); {
+			case x < 8:
+				b.WriteString("what ")
+			case x < 9:
+				fmt.Fprintf(&b, "rare%d ", r.IntN(300))
+			default:
+				fmt.Fprintf(&b, "w%d ", r.IntN(5000))
+			}
+		}
+		if i%7 == 0 {
+			b.WriteString("what what")
+		}
+		in = append(in, Input{Category: "c" + fmt.Sprint(i%3), Name: fmt.Sprint("n", i%4000), Content: b.String()})
+	}
+	s := Build(1, EnglishStop(), in)
+	queries := []string{"what", "what rare1", "what rare2 rare3", "rare4 what w7", "what nothere", "what is the rare5 of the rare6"}
+	for i := range 40 {
+		queries = append(queries, fmt.Sprintf("what rare%d", 10+i))
+	}
+	check := func(s *Snapshot, label string) {
+		t.Helper()
+		taken := 0
+		for _, query := range queries {
+			terms := s.Terms(query)
+			for _, k := range []int{1, 3, 10, 100} {
+				p := s.plan(terms)
+				if _, _, ok := s.useImpact(p, TopQuery{Terms: terms, Limit: k}); ok {
+					taken++
+				}
+				want, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: PruneNever})
+				got, _ := s.Top(TopQuery{Terms: terms, Limit: k})
+				if len(got) != len(want) {
+					t.Fatalf("%s %q k %d: %d results, exhaustive %d", label, query, k, len(got), len(want))
+				}
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%s %q k %d: result %d is %+v, exhaustive %+v", label, query, k, i, got[i], want[i])
+					}
+				}
+			}
+		}
+		if taken < len(queries)*3 {
+			t.Fatalf("%s: the impact path answered only %d of %d searches", label, taken, len(queries)*4)
+		}
+	}
+	check(s, "base")
+	// Writes: replaced, deleted and new documents, one with many "what".
+	w := s
+	for i := range 300 {
+		switch i % 3 {
+		case 0:
+			w = w.With(uint64(2+i), Input{Category: in[i].Category, Name: in[i].Name, Content: "what what what rare1 short"})
+		case 1:
+			w = w.Without(uint64(2+i), in[i].Category, in[i].Name)
+		default:
+			w = w.With(uint64(2+i), Input{Category: "new", Name: fmt.Sprint(i), Content: strings.Repeat("what ", i%5+1) + "rare2"})
+		}
+	}
+	check(w, "overlay")
+}
+
+// TestTopEqualsScoreAll: every scorer's top k (exhaustive with its
+// selection, pruned, impact) is the head of all scored documents sorted by
+// Less, the reference that uses no heap and no selection.
+func TestTopEqualsScoreAll(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var in []Input
+	for i := range 6000 {
+		var b strings.Builder
+		for range 2 + r.IntN(12) {
+			if r.IntN(4) == 0 {
+				b.WriteString("what ")
+			}
+			fmt.Fprintf(&b, "w%d ", r.IntN(60))
+		}
+		in = append(in, Input{Category: fmt.Sprint("c", i%5), Name: fmt.Sprint("n", i), Content: b.String()})
+	}
+	s := Build(1, EnglishStop(), in)
+	for _, query := range []string{"w1", "w1 w2", "what w3 w4 w5", "what", "w6 w7 w8 w9 w10 w11", "what w12"} {
+		terms := s.Terms(query)
+		var all []Scored
+		s.Score(terms, func(d *Doc, score float64) { all = append(all, Scored{Doc: d, Score: score}) })
+		slices.SortFunc(all, func(a, b Scored) int {
+			if Less(a, b) {
+				return -1
+			}
+			if Less(b, a) {
+				return 1
+			}
+			return 0
+		})
+		for _, k := range []int{1, 5, 10, 100, 1000} {
+			for _, mode := range []Pruning{PruneNever, PruneAuto, PruneAlways} {
+				got, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: mode})
+				want := all[:min(k, len(all))]
+				if len(got) != len(want) {
+					t.Fatalf("%q k %d mode %d: %d results, want %d", query, k, mode, len(got), len(want))
+				}
+				for i := range got {
+					if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score {
+						t.Fatalf("%q k %d mode %d: result %d is %s %v, want %s %v", query, k, mode, i, got[i].Doc.Name, got[i].Score, want[i].Doc.Name, want[i].Score)
+					}
+				}
+			}
+		}
+	}
+}
