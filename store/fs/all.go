@@ -130,6 +130,9 @@ func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
 		}
 		base := f.Name()
 		if strings.HasPrefix(base, ".") {
+			if f.Type().IsRegular() && isTempName(base) {
+				s.removeIfStale(filepath.Join(dir, base), f)
+			}
 			continue
 		}
 		path := filepath.Join(dir, base)

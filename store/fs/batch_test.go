@@ -185,11 +185,14 @@ func checkFreshAfterCrash(t *testing.T, root string, round int, acked map[int]ui
 			t.Fatal(err)
 		}
 	}
-	if _, err := Open(root, nil); err != nil {
+	if s, err := Open(root, nil); err != nil {
 		t.Fatal(err)
+	} else {
+		for range s.All(context.Background()) {
+		}
 	}
 	if rest := tempFiles(t, root); len(rest) > 0 {
-		t.Errorf("round %d: Open left stale temp files: %v", round, rest)
+		t.Errorf("round %d: a walk left stale temp files: %v", round, rest)
 	}
 	return true
 }

@@ -110,9 +110,11 @@
 // its parent before anything is written in it. A reader, or the folder after a
 // crash or SIGKILL at any moment, sees the old file or the new one, never a
 // mix or a truncated file. Delete removes the file and fsyncs the folder.
-// Temp files left by a crash are removed by the next Open once they are a
-// minute old (Options.StaleTempAge), so the temp file of a write in flight in
-// another process is never taken away. Writes to one entry are serialised
+// Temp files left by a crash are removed, once they are a minute old
+// (Options.StaleTempAge), by the next walk that passes their folder (All,
+// Keys, a retrieve's or a server's index load), so that a command pays no
+// extra walk for them, and the temp file of a write in flight in another
+// process is never taken away. Writes to one entry are serialised
 // within the Store; reads take no lock.
 //
 // PutBatch (store.Batcher, for bulk import) keeps that guarantee per entry

@@ -316,30 +316,19 @@ func mkdirAll(dir string) error {
 	return syncDir(parent)
 }
 
-// removeStaleTemps deletes temp files a crashed writer left behind, in
-// the root and every category folder below it (not following links, not
-// entering hidden folders). Only those older than maxAge go: a younger one
-// may belong to a write in flight in another process. It is best effort;
-// a file it cannot remove is skipped by All anyway.
-func removeStaleTemps(root string, maxAge time.Duration) {
-	removeStaleTempsIn(root, time.Now().Add(-maxAge), 0)
-}
-
-func removeStaleTempsIn(dir string, cutoff time.Time, depth int) {
-	files, err := os.ReadDir(dir)
-	if err != nil {
+// removeIfStale deletes path, a temp file (isTempName) that a walk came
+// across, when a crashed writer left it: when it is older than the
+// store's StaleTempAge. A younger one may belong to a write in flight in
+// another process. It is best effort: a walk skips temp files anyway.
+func (s *Store) removeIfStale(path string, f iofs.DirEntry) {
+	age := s.opts.StaleTempAge
+	if age == 0 {
+		age = defaultStaleTempAge
+	}
+	if age < 0 {
 		return
 	}
-	for _, f := range files {
-		switch {
-		case f.IsDir():
-			if depth < store.MaxCategoryDepth && !strings.HasPrefix(f.Name(), ".") {
-				removeStaleTempsIn(filepath.Join(dir, f.Name()), cutoff, depth+1)
-			}
-		case f.Type().IsRegular() && isTempName(f.Name()):
-			if fi, err := f.Info(); err == nil && fi.ModTime().Before(cutoff) {
-				os.Remove(filepath.Join(dir, f.Name()))
-			}
-		}
+	if fi, err := f.Info(); err == nil && fi.ModTime().Before(time.Now().Add(-age)) {
+		os.Remove(path)
 	}
 }

@@ -21,15 +21,16 @@ import (
 // store.ValidateName. The message names the path.
 var ErrMalformed = errors.New("malformed entry")
 
-// defaultStaleTempAge is how old a leftover temp file must be before Open
-// removes it. A write holds its temp file for milliseconds; a minute leaves
+// defaultStaleTempAge is how old a leftover temp file must be before it is
+// removed. A write holds its temp file for milliseconds; a minute leaves
 // a wide margin for a slow disk in another process.
 const defaultStaleTempAge = time.Minute
 
 // Options configures Open. The zero value is ready to use.
 type Options struct {
 	// StaleTempAge is how old a temp file left by a crashed writer must be
-	// before Open deletes it. Zero means one minute; a negative value turns
+	// before it is deleted (by Open in .recall, by the walks of All, Keys
+	// and the index load in the category folders). Zero means one minute; a negative value turns
 	// the cleanup off.
 	StaleTempAge time.Duration
 
@@ -99,7 +100,9 @@ func Open(root string, opts *Options) (*Store, error) {
 		age = defaultStaleTempAge
 	}
 	if age > 0 {
-		removeStaleTemps(abs, age)
+		// The entries' temp files go in the walks (see removeIfStale):
+		// a sweep of every folder here cost each command a second walk
+		// (70 ms at 100k entries).
 		removeStaleVectorTemps(abs, age)
 		removeStaleIndexTemps(abs, age)
 	}
