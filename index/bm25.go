@@ -1,9 +1,6 @@
 package index
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // BM25 parameters of SPEC §4.
 const (
@@ -48,8 +45,8 @@ type docKey struct{ category, name string }
 // segment is an immutable inverted index over a set of docs.
 type segment struct {
 	docs     []Doc
-	keys     keyTable // identity → ord
-	terms    map[string]uint32
+	keys     keyTable    // identity → ord
+	terms    termDict    // term text → id (terms.go)
 	postings [][]posting // by term id, sorted by doc
 	totalLen uint64
 
@@ -116,7 +113,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	seg := &segment{
 		docs:  make([]Doc, 0, len(in)),
 		keys:  newKeyTable(len(in)),
-		terms: make(map[string]uint32),
+		terms: newTermDict(1024, 8<<10),
 	}
 	// Dedupe identities, last one wins, keeping first-seen order stable.
 	for _, d := range in {
@@ -143,10 +140,8 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		d.len = uint32(len(toks))
 		seg.totalLen += uint64(len(toks))
 		for _, t := range toks {
-			id, ok := seg.terms[t]
-			if !ok {
-				id = uint32(len(lists))
-				seg.terms[strings.Clone(t)] = id
+			id, added := seg.terms.add(t)
+			if added {
 				lists = append(lists, nil)
 				lastSeen = append(lastSeen, 0)
 			}
@@ -171,6 +166,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		flat = append(flat, l...)
 		seg.postings[id] = flat[start:len(flat):len(flat)]
 	}
+	seg.terms.done()
 	seg.lens = make([]uint32, len(seg.docs))
 	for i := range seg.docs {
 		seg.lens[i] = seg.docs[i].len
@@ -241,7 +237,7 @@ func (s *Snapshot) TermFreq(d *Doc, term string) int {
 	if d.ov != nil {
 		return int(d.ov.tf[term])
 	}
-	id, ok := s.base.terms[term]
+	id, ok := s.base.terms.id(term)
 	if !ok {
 		return 0
 	}

@@ -35,7 +35,7 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 	}
 	for ti := 64; ti < len(terms); ti++ {
 		t := terms[ti]
-		if id, ok := s.base.terms[t]; ok && len(mark) > 0 {
+		if id, ok := s.base.terms.id(t); ok && len(mark) > 0 {
 			for _, p := range s.base.postings[id] {
 				if i, ok := mark[p.doc]; ok {
 					out[i] = append(out[i], t)

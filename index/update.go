@@ -119,7 +119,7 @@ func (ns *Snapshot) remove(category, name string) {
 	toks, _ = ns.tok.appendTokens(toks, bd.Content)
 	add := make([]deadPosting, 0, len(toks))
 	for _, t := range toks {
-		if id, ok := ns.base.terms[t]; ok {
+		if id, ok := ns.base.terms.id(t); ok {
 			add = append(add, deadPosting{id: id, ord: i})
 		}
 	}
