@@ -1,9 +1,9 @@
 package index
 
 // keyTable maps identities to base document ords. It is an open-addressed
-// table of ord+1 (0 = empty) with linear probing at a load of at most one
-// half; the identities themselves are read from the documents, so it costs
-// 4 bytes per slot (about 10 bytes per document) where a Go map keyed by
+// table of ord+1 (0 = empty) with linear probing at a load of at most three
+// quarters; the identities themselves are read from the documents, so it
+// costs 4 bytes per slot (5–11 bytes per document) where a Go map keyed by
 // two strings costs about 90. Built once per segment; read-only after.
 type keyTable struct {
 	slots []uint32
@@ -11,10 +11,7 @@ type keyTable struct {
 }
 
 func newKeyTable(n int) keyTable {
-	size := 16
-	for size < 2*n+2 {
-		size <<= 1
-	}
+	size := termDictSize(n)
 	return keyTable{slots: make([]uint32, size), mask: uint64(size - 1)}
 }
 

@@ -43,7 +43,7 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 			}
 		}
 		for i, h := range hits {
-			if h.Doc.ov != nil && h.Doc.ov.tf[t] > 0 {
+			if o := s.ovDocOf(h.Doc); o != nil && o.tf[t] > 0 {
 				out[i] = append(out[i], t)
 			}
 		}

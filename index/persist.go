@@ -88,7 +88,7 @@ func Encode(s *Snapshot, meta []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(len(d.Category)))
 		b = binary.AppendUvarint(b, uint64(len(d.Name)))
 		b = binary.AppendUvarint(b, uint64(len(d.Content)))
-		b = binary.AppendUvarint(b, uint64(d.len))
+		b = binary.AppendUvarint(b, uint64(seg.lens[i]))
 		b = binary.AppendUvarint(b, uint64(d.est))
 	}
 	b = binary.AppendUvarint(b, uint64(seg.terms.Len()))
@@ -157,11 +157,11 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	}
 	meta = []byte(r.str())
 	n := r.count(5)
-	seg := &segment{docs: make([]Doc, 0, n), keys: newKeyTable(n)}
+	seg := &segment{docs: make([]Doc, 0, n), keys: newKeyTable(n), lens: make([]uint32, 0, n)}
 	text := r.str()
 	for i := 0; i < n && r.err == nil; i++ {
 		d := Doc{Category: r.cut(&text), Name: r.cut(&text), Content: r.cut(&text), ord: int32(i)}
-		d.len = r.u32()
+		dl := r.u32()
 		d.est = r.u32()
 		if r.err != nil {
 			break
@@ -171,8 +171,9 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 			break
 		}
 		seg.keys.insert(d.Category, d.Name, uint32(i))
-		seg.totalLen += uint64(d.len)
+		seg.totalLen += uint64(dl)
 		seg.docs = append(seg.docs, d)
+		seg.lens = append(seg.lens, dl)
 	}
 	if r.err == nil && len(text) != 0 {
 		r.err = errors.New("document text left over")
@@ -226,10 +227,6 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	starts = append(starts, len(flat))
 	for id := 0; id < nt; id++ {
 		seg.postings = append(seg.postings, flat[starts[id]:starts[id+1]:starts[id+1]])
-	}
-	seg.lens = make([]uint32, len(seg.docs))
-	for i := range seg.docs {
-		seg.lens[i] = seg.docs[i].len
 	}
 	seg.buildBounds()
 	seg.indexNames()

@@ -33,6 +33,8 @@ var termSeed = maphash.MakeSeed()
 // errDuplicateTerm is what a load reports for a term met twice.
 var errDuplicateTerm = errors.New("duplicate term")
 
+// termDictSize is the number of slots (a power of two) of an open-addressed
+// table for n keys at a load of at most three quarters.
 func termDictSize(n int) int {
 	size := 16
 	for size*3 < n*4+4 {
