@@ -204,19 +204,7 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		}
 		np := r.count(2)
 		starts = append(starts, len(flat))
-		doc := uint64(0)
-		for j := 0; j < np && r.err == nil; j++ {
-			delta := r.uvarint()
-			if j > 0 && delta == 0 {
-				r.err = errors.New("postings out of order")
-			}
-			doc += delta
-			tf := r.u32()
-			if doc >= uint64(len(seg.docs)) || tf == 0 {
-				r.err = errors.New("posting out of range")
-			}
-			flat = append(flat, posting{doc: uint32(doc), tf: tf})
-		}
+		flat = r.postings(flat, np, uint64(len(seg.docs)))
 	}
 	if r.err == nil && (len(r.b) != 0 || end != uint64(len(seg.terms.text))) {
 		r.err = errors.New("trailing bytes")
@@ -256,6 +244,51 @@ func (r *reader) uvarint() uint64 {
 	}
 	r.b = r.b[n:]
 	return v
+}
+
+// postings appends np postings read from r (per posting the doc as a delta
+// from the previous one, and tf, uvarints) to flat; docs must be below
+// ndocs. A load spends most of its time here: values of one byte, most of
+// them, are read inline, with no call per value.
+func (r *reader) postings(flat []posting, np int, ndocs uint64) []posting {
+	b, i := r.b, 0
+	next := func() (uint64, bool) {
+		v, n := binary.Uvarint(b[i:])
+		if n <= 0 {
+			return 0, false
+		}
+		i += n
+		return v, true
+	}
+	doc := uint64(0)
+	for j := 0; j < np && r.err == nil; j++ {
+		var delta, tf uint64
+		ok := true
+		if i < len(b) && b[i] < 0x80 {
+			delta = uint64(b[i])
+			i++
+		} else {
+			delta, ok = next()
+		}
+		if ok && i < len(b) && b[i] < 0x80 {
+			tf = uint64(b[i])
+			i++
+		} else if ok {
+			tf, ok = next()
+		}
+		switch {
+		case !ok:
+			r.err = errors.New("truncated")
+		case j > 0 && delta == 0:
+			r.err = errors.New("postings out of order")
+		case delta >= ndocs || doc+delta >= ndocs || tf == 0 || tf > math.MaxUint32:
+			r.err = errors.New("posting out of range")
+		}
+		doc += delta
+		flat = append(flat, posting{doc: uint32(doc), tf: uint32(tf)})
+	}
+	r.b = b[i:]
+	return flat
 }
 
 func (r *reader) u32() uint32 {
