@@ -142,12 +142,12 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	}
 	// Dedupe identities, last one wins, keeping first-seen order stable.
 	for _, d := range in {
-		if i, ok := seg.keys.find(seg.docs, d.Category, d.Name); ok {
+		ord := uint32(len(seg.docs))
+		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(ord)})
+		if i, added := seg.keys.add(seg.docs, ord); !added {
 			seg.docs[i].Content = d.Content
-			continue
+			seg.docs = seg.docs[:ord]
 		}
-		seg.keys.insert(d.Category, d.Name, uint32(len(seg.docs)))
-		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(len(seg.docs))})
 	}
 	seg.lens = make([]uint32, len(seg.docs))
 	var (

@@ -1,6 +1,9 @@
 package index
 
-import "slices"
+import (
+	"hash/maphash"
+	"slices"
+)
 
 // The name index: which documents hold a name, whatever their category.
 // Link resolution needs it (SPEC §7 step 3: a bare [[name]] resolves to
@@ -24,8 +27,8 @@ type baseNames struct {
 
 const nameShared = 1 << 31
 
-// nameHash is the table's hash (FNV-1a, as keyHash).
-func nameHash(name string) uint64 { return termHash(name) }
+// nameHash is the table's hash (maphash: the table is never persisted).
+func nameHash(name string) uint64 { return maphash.String(termSeed, name) }
 
 // find returns the slot of name, or the empty slot where it would go.
 func (ns *baseNames) find(docs []Doc, name string) (slot uint64, found bool) {

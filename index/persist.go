@@ -166,13 +166,12 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		if r.err != nil {
 			break
 		}
-		if _, dup := seg.keys.find(seg.docs, d.Category, d.Name); dup {
+		seg.docs = append(seg.docs, d)
+		if _, added := seg.keys.add(seg.docs, uint32(i)); !added {
 			r.err = errors.New("duplicate identity")
 			break
 		}
-		seg.keys.insert(d.Category, d.Name, uint32(i))
 		seg.totalLen += uint64(dl)
-		seg.docs = append(seg.docs, d)
 		seg.lens = append(seg.lens, dl)
 	}
 	if r.err == nil && len(text) != 0 {
