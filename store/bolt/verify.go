@@ -147,21 +147,21 @@ func (v *verifier) page(id uint64, what string) ([]byte, error) {
 }
 
 // pagePrefix checks page id as page does and reads its first min bytes
-// (all of it when min < 0 or the page is shorter). size is the page's
-// length with its overflow pages.
+// (all of it when min < 0 or the page is shorter): one read for a page
+// without overflow pages.
 func (v *verifier) pagePrefix(id uint64, what string, min int64) ([]byte, error) {
 	if id < 2 || id >= v.hwm {
 		return nil, fmt.Errorf("%s: page %d is outside the file's %d pages", what, id, v.hwm)
 	}
-	var hdr [pageHeaderSize]byte
-	if _, err := v.f.ReadAt(hdr[:], int64(id)*v.pageSize); err != nil {
+	first := make([]byte, v.pageSize)
+	if _, err := v.f.ReadAt(first, int64(id)*v.pageSize); err != nil {
 		return nil, fmt.Errorf("%s: page %d: %v", what, id, err)
 	}
 	le := binary.LittleEndian
-	if got := le.Uint64(hdr[0:]); got != id {
+	if got := le.Uint64(first[0:]); got != id {
 		return nil, fmt.Errorf("%s: page %d says it is page %d", what, id, got)
 	}
-	overflow := uint64(le.Uint32(hdr[12:]))
+	overflow := uint64(le.Uint32(first[12:]))
 	if id+overflow >= v.hwm {
 		return nil, fmt.Errorf("%s: page %d runs %d pages past the file's end", what, id, id+overflow+1-v.hwm)
 	}
@@ -169,8 +169,12 @@ func (v *verifier) pagePrefix(id uint64, what string, min int64) ([]byte, error)
 	if min >= 0 && min < n {
 		n = min
 	}
+	if n <= v.pageSize {
+		return first[:n], nil
+	}
 	p := make([]byte, n)
-	if _, err := v.f.ReadAt(p, int64(id)*v.pageSize); err != nil {
+	copy(p, first)
+	if _, err := v.f.ReadAt(p[v.pageSize:], int64(id)*v.pageSize+v.pageSize); err != nil {
 		return nil, fmt.Errorf("%s: page %d: %v", what, id, err)
 	}
 	return p, nil
