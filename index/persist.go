@@ -125,7 +125,8 @@ func appendBytes(b []byte, s string) []byte {
 // ErrPersisted, unless data is complete and undamaged (length and
 // CRC-32C), of PersistVersion, built with an analyzer of tok's name (nil:
 // Spec) and at revision rev; the snapshot then answers every query as
-// the one that was encoded. meta is what Encode was given.
+// the one that was encoded. meta is what Encode was given. The snapshot
+// and meta share no memory with data, which the caller may reuse.
 func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, err error) {
 	if tok == nil {
 		tok = Spec()
