@@ -248,41 +248,40 @@ func (r *reader) uvarint() uint64 {
 
 // postings appends np postings read from r (per posting the doc as a delta
 // from the previous one, and tf, uvarints) to flat; docs must be below
-// ndocs. A load spends most of its time here: values of one byte, most of
-// them, are read inline, with no call per value.
+// ndocs. A load spends most of its time here, so a posting whose two
+// values take one byte each, most of them, is read with one test.
 func (r *reader) postings(flat []posting, np int, ndocs uint64) []posting {
 	b, i := r.b, 0
-	next := func() (uint64, bool) {
-		v, n := binary.Uvarint(b[i:])
-		if n <= 0 {
-			return 0, false
-		}
-		i += n
-		return v, true
-	}
 	doc := uint64(0)
-	for j := 0; j < np && r.err == nil; j++ {
+	for j := 0; j < np; j++ {
 		var delta, tf uint64
-		ok := true
-		if i < len(b) && b[i] < 0x80 {
-			delta = uint64(b[i])
-			i++
+		if i+1 < len(b) && b[i]|b[i+1] < 0x80 {
+			delta, tf = uint64(b[i]), uint64(b[i+1])
+			i += 2
 		} else {
-			delta, ok = next()
+			d, n := binary.Uvarint(b[i:])
+			if n <= 0 {
+				r.err = errors.New("truncated")
+				break
+			}
+			i += n
+			t, m := binary.Uvarint(b[i:])
+			if m <= 0 {
+				r.err = errors.New("truncated")
+				break
+			}
+			i += m
+			delta, tf = d, t
 		}
-		if ok && i < len(b) && b[i] < 0x80 {
-			tf = uint64(b[i])
-			i++
-		} else if ok {
-			tf, ok = next()
-		}
-		switch {
-		case !ok:
-			r.err = errors.New("truncated")
-		case j > 0 && delta == 0:
-			r.err = errors.New("postings out of order")
-		case delta >= ndocs || doc+delta >= ndocs || tf == 0 || tf > math.MaxUint32:
-			r.err = errors.New("posting out of range")
+		// doc < ndocs holds, so doc+delta < ndocs is delta < ndocs-doc;
+		// tf-1 wraps for tf = 0.
+		if delta == 0 && j > 0 || delta >= ndocs-doc || tf-1 >= math.MaxUint32 {
+			if delta == 0 && j > 0 {
+				r.err = errors.New("postings out of order")
+			} else {
+				r.err = errors.New("posting out of range")
+			}
+			break
 		}
 		doc += delta
 		flat = append(flat, posting{doc: uint32(doc), tf: uint32(tf)})
