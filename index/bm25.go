@@ -28,8 +28,9 @@ type Doc struct {
 // the snapshot; it changes between snapshots.
 func (d *Doc) Ord() int { return int(d.ord) }
 
-// DocLen is the number of index terms of d, |D| in SPEC §4. d must be a
-// document of s (from Lookup, Doc, Docs, Search...).
+// DocLen is the number of index terms of d, |D| in SPEC §4: read from s's
+// tables for a document of s (from Lookup, Doc, Docs, Search...), counted
+// from the text for any other.
 func (s *Snapshot) DocLen(d *Doc) int {
 	if s.isBaseDoc(d) {
 		return int(s.base.lens[d.ord])
