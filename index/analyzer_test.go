@@ -51,8 +51,8 @@ func TestEnglishStopWords(t *testing.T) {
 	// Stop words still cost LLM tokens.
 	snap := Build(1, EnglishStop(), []Input{{Category: "c", Name: "the", Content: "of the sea"}})
 	d := snap.Lookup("c", "the")
-	if d.Len() != 1 || d.TokensEst() != 4 {
-		t.Errorf("|D| = %d, tokens_est = %d; want 1 and 4", d.Len(), d.TokensEst())
+	if snap.DocLen(d) != 1 || d.TokensEst() != 4 {
+		t.Errorf("|D| = %d, tokens_est = %d; want 1 and 4", snap.DocLen(d), d.TokensEst())
 	}
 }
 

@@ -2,7 +2,6 @@ package index
 
 import (
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -14,17 +13,17 @@ const (
 
 // Doc is one entry as the index sees it. The index keeps the content so
 // that a retrieve can return it without touching the store.
+//
+// A base segment holds one Doc per entry, so it is kept small (56 bytes):
+// |D| lives in the segment's dense length table, an overlay document's |D|
+// and terms in its ovDoc.
 type Doc struct {
 	Category string
 	Name     string
 	Content  string
 
 	ord int32  // position in the snapshot, for callers aligning side data
-	len uint32 // |D|: token count of name + " " + content
 	est uint32 // EstTokens of name and content
-	// ov holds the terms of a doc that lives in the overlay; base docs
-	// find theirs in the posting lists.
-	ov *docTerms
 }
 
 // Ord is a dense number in [0, Snapshot.Len()) unique within one snapshot.
@@ -32,8 +31,34 @@ type Doc struct {
 // the snapshot; it changes between snapshots.
 func (d *Doc) Ord() int { return int(d.ord) }
 
-// Len is the number of index terms of the document, |D| in SPEC §4.
-func (d *Doc) Len() int { return int(d.len) }
+// DocLen is the number of index terms of d, |D| in SPEC §4: read from s's
+// tables for a document of s (from Lookup, Doc, Docs, Search...), counted
+// from the text for any other.
+func (s *Snapshot) DocLen(d *Doc) int {
+	if s.isBaseDoc(d) {
+		return int(s.base.lens[d.ord])
+	}
+	if o := s.ovDocOf(d); o != nil {
+		return int(o.len)
+	}
+	toks, _ := s.tok.appendTokens(nil, d.Name)
+	toks, _ = s.tok.appendTokens(toks, d.Content)
+	return len(toks)
+}
+
+// isBaseDoc reports whether d is a document of s's base segment.
+func (s *Snapshot) isBaseDoc(d *Doc) bool {
+	return d.ord >= 0 && int(d.ord) < len(s.base.docs) && &s.base.docs[d.ord] == d
+}
+
+// ovDocOf returns the overlay document of s that d is, or nil.
+func (s *Snapshot) ovDocOf(d *Doc) *ovDoc {
+	i := int(d.ord) - len(s.base.docs)
+	if i < 0 || i >= len(s.overlay) || s.overlay[i] == nil || &s.overlay[i].Doc != d {
+		return nil
+	}
+	return s.overlay[i]
+}
 
 // TokensEst is EstTokens(name + "\n" + content), SPEC §7's tokens_est,
 // computed once when the document is indexed.
@@ -49,8 +74,8 @@ type docKey struct{ category, name string }
 // segment is an immutable inverted index over a set of docs.
 type segment struct {
 	docs     []Doc
-	keys     keyTable // identity → ord
-	terms    map[string]uint32
+	keys     keyTable    // identity → ord
+	terms    termDict    // term text → id (terms.go)
 	postings [][]posting // by term id, sorted by doc
 	totalLen uint64
 
@@ -92,7 +117,7 @@ type Snapshot struct {
 	deadPost []deadPosting
 	ovPost   []ovPosting
 
-	overlay []*Doc         // overlay docs, ord = len(base.docs)+i; nil where deleted
+	overlay []*ovDoc       // overlay docs, ord = len(base.docs)+i; nil where deleted
 	okeys   map[docKey]int // index into overlay
 
 	onames map[string][]int // overlay indexes by name; see names.go
@@ -121,17 +146,18 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	seg := &segment{
 		docs:  make([]Doc, 0, len(in)),
 		keys:  newKeyTable(len(in)),
-		terms: make(map[string]uint32),
+		terms: newTermDict(1024, 8<<10),
 	}
 	// Dedupe identities, last one wins, keeping first-seen order stable.
 	for _, d := range in {
-		if i, ok := seg.keys.find(seg.docs, d.Category, d.Name); ok {
+		ord := uint32(len(seg.docs))
+		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(ord)})
+		if i, added := seg.keys.add(seg.docs, ord); !added {
 			seg.docs[i].Content = d.Content
-			continue
+			seg.docs = seg.docs[:ord]
 		}
-		seg.keys.insert(d.Category, d.Name, uint32(len(seg.docs)))
-		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(len(seg.docs))})
 	}
+	seg.lens = make([]uint32, len(seg.docs))
 	var (
 		lists    [][]posting
 		lastSeen []uint32 // doc+1 that last touched each term
@@ -145,13 +171,11 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		toks, e1 = tok.appendTokens(toks[:0], d.Name)
 		toks, e2 = tok.appendTokens(toks, d.Content)
 		d.est = uint32(e1 + e2)
-		d.len = uint32(len(toks))
+		seg.lens[i] = uint32(len(toks))
 		seg.totalLen += uint64(len(toks))
 		for _, t := range toks {
-			id, ok := seg.terms[t]
-			if !ok {
-				id = uint32(len(lists))
-				seg.terms[strings.Clone(t)] = id
+			id, added := seg.terms.add(t)
+			if added {
 				lists = append(lists, nil)
 				lastSeen = append(lastSeen, 0)
 			}
@@ -176,10 +200,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		flat = append(flat, l...)
 		seg.postings[id] = flat[start:len(flat):len(flat)]
 	}
-	seg.lens = make([]uint32, len(seg.docs))
-	for i := range seg.docs {
-		seg.lens[i] = seg.docs[i].len
-	}
+	seg.terms.done()
 	seg.buildBounds()
 	return seg
 }
@@ -205,7 +226,7 @@ func (s *Snapshot) isDead(i uint32) bool {
 func (s *Snapshot) Lookup(category, name string) *Doc {
 	k := docKey{category, name}
 	if i, ok := s.okeys[k]; ok {
-		return s.overlay[i]
+		return &s.overlay[i].Doc
 	}
 	if i, ok := s.base.keys.find(s.base.docs, category, name); ok && !s.isDead(i) {
 		return &s.base.docs[i]
@@ -224,7 +245,7 @@ func (s *Snapshot) Docs(fn func(*Doc) bool) {
 		}
 	}
 	for _, d := range s.overlay {
-		if d != nil && !fn(d) {
+		if d != nil && !fn(&d.Doc) {
 			return
 		}
 	}
@@ -243,10 +264,20 @@ func (s *Snapshot) Query(query string) Query { return s.tok.Query(query) }
 
 // TermFreq returns tf(term, d).
 func (s *Snapshot) TermFreq(d *Doc, term string) int {
-	if d.ov != nil {
-		return int(d.ov.tf[term])
+	if !s.isBaseDoc(d) {
+		if o := s.ovDocOf(d); o != nil {
+			return int(o.tf[term])
+		}
+		// Not a document of s: count in its text.
+		n := 0
+		for _, t := range s.tok.Tokens(d.Name + " " + d.Content) {
+			if t == term {
+				n++
+			}
+		}
+		return n
 	}
-	id, ok := s.base.terms[term]
+	id, ok := s.base.terms.id(term)
 	if !ok {
 		return 0
 	}
@@ -431,7 +462,9 @@ func (s *Snapshot) Doc(ord int) *Doc {
 		}
 		return &s.base.docs[ord]
 	case ord < s.Len():
-		return s.overlay[ord-len(s.base.docs)]
+		if o := s.overlay[ord-len(s.base.docs)]; o != nil {
+			return &o.Doc
+		}
 	}
 	return nil
 }

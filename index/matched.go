@@ -38,7 +38,7 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 	}
 	for ti := 64; ti < len(terms); ti++ {
 		t := terms[ti]
-		if id, ok := s.base.terms[t]; ok && len(mark) > 0 {
+		if id, ok := s.base.terms.id(t); ok && len(mark) > 0 {
 			for _, p := range s.base.postings[id] {
 				if i, ok := mark[p.doc]; ok {
 					out[i] = append(out[i], t)
@@ -46,7 +46,7 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 			}
 		}
 		for i, h := range hits {
-			if h.Doc.ov != nil && h.Doc.ov.tf[t] > 0 {
+			if o := s.ovDocOf(h.Doc); o != nil && o.tf[t] > 0 {
 				out[i] = append(out[i], t)
 			}
 		}

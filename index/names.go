@@ -1,6 +1,9 @@
 package index
 
-import "slices"
+import (
+	"hash/maphash"
+	"slices"
+)
 
 // The name index: which documents hold a name, whatever their category.
 // Link resolution needs it (SPEC §7 step 3: a bare [[name]] resolves to
@@ -9,33 +12,60 @@ import "slices"
 // from the scoring structures: Build indexes a base segment's names, With
 // and Without keep the overlay's, and Compact rebuilds both through Build.
 
-// baseNames maps each name of a base segment to the ord of the document
-// holding it; names held by several documents (in different categories)
-// are in dups instead, with every ord, ascending.
+// baseNames finds the documents of a base segment by name. It is an
+// open-addressed table (linear probing, load at most three quarters) of
+// ord+1 of the first document holding each name (0 = empty), the names
+// read from the documents as keyTable does: 4 bytes per slot, where a
+// map[string]uint32 costs about 40 bytes per document. A slot whose name
+// several documents hold (in different categories) has nameShared set, and
+// dups lists every ord holding that name, ascending.
 type baseNames struct {
-	one  map[string]uint32
-	dups map[string][]uint32
+	slots []uint32
+	mask  uint64
+	dups  map[string][]uint32
+}
+
+const nameShared = 1 << 31
+
+// nameHash is the table's hash (maphash: the table is never persisted).
+func nameHash(name string) uint64 { return maphash.String(termSeed, name) }
+
+// find returns the slot of name, or the empty slot where it would go.
+func (ns *baseNames) find(docs []Doc, name string) (slot uint64, found bool) {
+	if len(ns.slots) == 0 {
+		return 0, false
+	}
+	for i := nameHash(name) & ns.mask; ; i = (i + 1) & ns.mask {
+		v := ns.slots[i] &^ nameShared
+		if v == 0 {
+			return i, false
+		}
+		if docs[v-1].Name == name {
+			return i, true
+		}
+	}
 }
 
 // indexNames fills seg.names from seg.docs.
 func (seg *segment) indexNames() {
-	seg.names.one = make(map[string]uint32, len(seg.docs))
+	size := termDictSize(len(seg.docs))
+	seg.names = baseNames{slots: make([]uint32, size), mask: uint64(size - 1)}
 	for i := range seg.docs {
 		name := seg.docs[i].Name
-		if ords, ok := seg.names.dups[name]; ok {
-			seg.names.dups[name] = append(ords, uint32(i))
-			continue
+		slot, found := seg.names.find(seg.docs, name)
+		switch {
+		case !found:
+			seg.names.slots[slot] = uint32(i) + 1
+		case seg.names.slots[slot]&nameShared != 0:
+			seg.names.dups[name] = append(seg.names.dups[name], uint32(i))
+		default:
+			if seg.names.dups == nil {
+				seg.names.dups = make(map[string][]uint32)
+			}
+			first := seg.names.slots[slot] - 1
+			seg.names.slots[slot] |= nameShared
+			seg.names.dups[name] = []uint32{first, uint32(i)}
 		}
-		first, ok := seg.names.one[name]
-		if !ok {
-			seg.names.one[name] = uint32(i)
-			continue
-		}
-		if seg.names.dups == nil {
-			seg.names.dups = make(map[string][]uint32)
-		}
-		delete(seg.names.one, name)
-		seg.names.dups[name] = []uint32{first, uint32(i)}
 	}
 }
 
@@ -53,17 +83,19 @@ func (s *Snapshot) LookupName(name string) (d *Doc, n int) {
 		d = nil
 		return false // two: ambiguous, stop
 	}
-	if ords, ok := s.base.names.dups[name]; ok {
-		for _, o := range ords {
-			if !s.isDead(o) && !visit(&s.base.docs[o]) {
-				return nil, 2
+	if slot, ok := s.base.names.find(s.base.docs, name); ok {
+		if v := s.base.names.slots[slot]; v&nameShared != 0 {
+			for _, o := range s.base.names.dups[name] {
+				if !s.isDead(o) && !visit(&s.base.docs[o]) {
+					return nil, 2
+				}
 			}
+		} else if !s.isDead(v - 1) {
+			visit(&s.base.docs[v-1])
 		}
-	} else if o, ok := s.base.names.one[name]; ok && !s.isDead(o) {
-		visit(&s.base.docs[o])
 	}
 	for _, i := range s.onames[name] {
-		if !visit(s.overlay[i]) {
+		if !visit(&s.overlay[i].Doc) {
 			return nil, 2
 		}
 	}

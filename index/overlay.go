@@ -18,9 +18,12 @@ import (
 //     document frequency of a term drops by a count found in one search
 //     instead of a walk of the term's whole posting list.
 
-// docTerms are the terms of an overlay document.
-type docTerms struct {
-	tf map[string]uint32
+// ovDoc is an overlay document: what a base segment keeps in its tables,
+// |D| and the terms, is kept here with it.
+type ovDoc struct {
+	Doc
+	len uint32            // |D|
+	tf  map[string]uint32 // its terms
 }
 
 // ovPosting is one term of one overlay document.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -18,14 +19,17 @@ import (
 //
 // and the payload, in uvarints and length-prefixed byte strings:
 //
-//	revision | analyzer name | meta | docs: n, then per doc category, name,
-//	content, |D|, tokens_est | terms: n, the number of postings of all,
-//	the texts of all terms one after the other (a byte string), then per
-//	term the length of its text and its postings (a count, then per
-//	posting the doc as a delta from the previous one, and tf)
+//	revision | analyzer name | meta | docs: n, the texts of all docs one
+//	after the other (a byte string: category, name, content of each), then
+//	per doc the lengths of its category, name and content, |D|, tokens_est |
+//	terms: n, the number of postings of all, the texts of all terms one
+//	after the other (a byte string), then per term the length of its text
+//	and its postings (a count, then per posting the doc as a delta from the
+//	previous one, and tf)
 //
-// The term texts come in one block so that a load allocates one string
-// for them all rather than one per term.
+// The texts come in blocks so that a load copies each block once: the
+// documents' strings share one allocation, and the term dictionary
+// (terms.go) takes its block as it is and hashes each term once.
 //
 // Everything a load could not recompute without tokenizing is there; the
 // rest (|D| table, block bounds, identity table, name map) is recomputed,
@@ -33,7 +37,7 @@ import (
 
 // PersistVersion is the version of the persisted snapshot layout. Decode
 // rejects any other.
-const PersistVersion = 2
+const PersistVersion = 3
 
 var persistMagic = []byte("RCLSNAP\n")
 
@@ -58,41 +62,45 @@ func Encode(s *Snapshot, meta []byte) []byte {
 		d := &seg.docs[i]
 		size += len(d.Category) + len(d.Name) + len(d.Content) + 16
 	}
-	names := make([]string, len(seg.postings))
-	for t, id := range seg.terms {
-		names[id] = t
-		size += len(t) + 4 + 3*len(seg.postings[id])
+	size += len(seg.terms.text) + 4*seg.terms.Len()
+	for _, l := range seg.postings {
+		size += 3 * len(l)
 	}
 	b := make([]byte, persistHeader, persistHeader+size)
 	b = binary.AppendUvarint(b, s.rev)
 	b = appendBytes(b, s.tok.Name())
 	b = appendBytes(b, string(meta))
 	b = binary.AppendUvarint(b, uint64(len(seg.docs)))
+	text := 0
 	for i := range seg.docs {
 		d := &seg.docs[i]
-		b = appendBytes(b, d.Category)
-		b = appendBytes(b, d.Name)
-		b = appendBytes(b, d.Content)
-		b = binary.AppendUvarint(b, uint64(d.len))
+		text += len(d.Category) + len(d.Name) + len(d.Content)
+	}
+	b = binary.AppendUvarint(b, uint64(text))
+	for i := range seg.docs {
+		d := &seg.docs[i]
+		b = append(b, d.Category...)
+		b = append(b, d.Name...)
+		b = append(b, d.Content...)
+	}
+	for i := range seg.docs {
+		d := &seg.docs[i]
+		b = binary.AppendUvarint(b, uint64(len(d.Category)))
+		b = binary.AppendUvarint(b, uint64(len(d.Name)))
+		b = binary.AppendUvarint(b, uint64(len(d.Content)))
+		b = binary.AppendUvarint(b, uint64(seg.lens[i]))
 		b = binary.AppendUvarint(b, uint64(d.est))
 	}
-	b = binary.AppendUvarint(b, uint64(len(names)))
+	b = binary.AppendUvarint(b, uint64(seg.terms.Len()))
 	total := 0
 	for _, l := range seg.postings {
 		total += len(l)
 	}
 	b = binary.AppendUvarint(b, uint64(total))
-	text := 0
-	for _, t := range names {
-		text += len(t)
-	}
-	b = binary.AppendUvarint(b, uint64(text))
-	for _, t := range names {
-		b = append(b, t...)
-	}
-	for id, t := range names {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		l := seg.postings[id]
+	b = binary.AppendUvarint(b, uint64(len(seg.terms.text)))
+	b = append(b, seg.terms.text...)
+	for id, l := range seg.postings {
+		b = binary.AppendUvarint(b, uint64(len(seg.terms.term(uint32(id)))))
 		b = binary.AppendUvarint(b, uint64(len(l)))
 		prev := uint32(0)
 		for _, p := range l {
@@ -117,7 +125,8 @@ func appendBytes(b []byte, s string) []byte {
 // ErrPersisted, unless data is complete and undamaged (length and
 // CRC-32C), of PersistVersion, built with an analyzer of tok's name (nil:
 // Spec) and at revision rev; the snapshot then answers every query as
-// the one that was encoded. meta is what Encode was given.
+// the one that was encoded. meta is what Encode was given. The snapshot
+// and meta share no memory with data, which the caller may reuse.
 func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, err error) {
 	if tok == nil {
 		tok = Spec()
@@ -148,55 +157,56 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		return fail("built with analyzer %q, want %q", name, tok.Name())
 	}
 	meta = []byte(r.str())
-	n := r.count(3)
-	seg := &segment{docs: make([]Doc, 0, n), keys: newKeyTable(n)}
+	n := r.count(5)
+	seg := &segment{docs: make([]Doc, 0, n), keys: newKeyTable(n), lens: make([]uint32, 0, n)}
+	text := r.str()
 	for i := 0; i < n && r.err == nil; i++ {
-		d := Doc{Category: r.str(), Name: r.str(), Content: r.str(), ord: int32(i)}
-		d.len = r.u32()
+		d := Doc{Category: r.cut(&text), Name: r.cut(&text), Content: r.cut(&text), ord: int32(i)}
+		dl := r.u32()
 		d.est = r.u32()
-		if _, dup := seg.keys.find(seg.docs, d.Category, d.Name); dup {
+		if r.err != nil {
+			break
+		}
+		seg.docs = append(seg.docs, d)
+		if _, added := seg.keys.add(seg.docs, uint32(i)); !added {
 			r.err = errors.New("duplicate identity")
 			break
 		}
-		seg.keys.insert(d.Category, d.Name, uint32(i))
-		seg.totalLen += uint64(d.len)
-		seg.docs = append(seg.docs, d)
+		seg.totalLen += uint64(dl)
+		seg.lens = append(seg.lens, dl)
+	}
+	if r.err == nil && len(text) != 0 {
+		r.err = errors.New("document text left over")
 	}
 	nt := r.count(2)
-	seg.terms = make(map[string]uint32, nt)
 	seg.postings = make([][]posting, 0, nt)
 	flat := make([]posting, 0, r.count(2))
-	arena := r.str()
+	tlen := r.uvarint()
+	if r.err == nil && tlen > uint64(len(r.b)) {
+		r.err = errors.New("truncated")
+	}
+	seg.terms = newTermDict(nt, 0)
+	if r.err == nil {
+		seg.terms.text = bytes.Clone(r.b[:tlen])
+		r.b = r.b[tlen:]
+	}
+	end := uint64(0)
 	starts := make([]int, 0, nt+1)
 	for id := 0; id < nt && r.err == nil; id++ {
-		n := r.uvarint()
-		if n > uint64(len(arena)) {
+		end += r.uvarint()
+		if end > uint64(len(seg.terms.text)) {
 			r.err = errors.New("term text out of range")
 			break
 		}
-		seg.terms[arena[:n]] = uint32(id)
-		arena = arena[n:]
-		if len(seg.terms) != id+1 {
-			r.err = errors.New("duplicate term")
+		if err := seg.terms.addNew(uint32(end)); err != nil {
+			r.err = err
 			break
 		}
 		np := r.count(2)
 		starts = append(starts, len(flat))
-		doc := uint64(0)
-		for j := 0; j < np && r.err == nil; j++ {
-			delta := r.uvarint()
-			if j > 0 && delta == 0 {
-				r.err = errors.New("postings out of order")
-			}
-			doc += delta
-			tf := r.u32()
-			if doc >= uint64(len(seg.docs)) || tf == 0 {
-				r.err = errors.New("posting out of range")
-			}
-			flat = append(flat, posting{doc: uint32(doc), tf: tf})
-		}
+		flat = r.postings(flat, np, uint64(len(seg.docs)))
 	}
-	if r.err == nil && (len(r.b) != 0 || len(arena) != 0) {
+	if r.err == nil && (len(r.b) != 0 || end != uint64(len(seg.terms.text))) {
 		r.err = errors.New("trailing bytes")
 	}
 	if r.err != nil {
@@ -205,10 +215,6 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	starts = append(starts, len(flat))
 	for id := 0; id < nt; id++ {
 		seg.postings = append(seg.postings, flat[starts[id]:starts[id+1]:starts[id+1]])
-	}
-	seg.lens = make([]uint32, len(seg.docs))
-	for i := range seg.docs {
-		seg.lens[i] = seg.docs[i].len
 	}
 	seg.buildBounds()
 	seg.indexNames()
@@ -240,6 +246,50 @@ func (r *reader) uvarint() uint64 {
 	return v
 }
 
+// postings appends np postings read from r (per posting the doc as a delta
+// from the previous one, and tf, uvarints) to flat; docs must be below
+// ndocs. A load spends most of its time here, so a posting whose two
+// values take one byte each, most of them, is read with one test.
+func (r *reader) postings(flat []posting, np int, ndocs uint64) []posting {
+	b, i := r.b, 0
+	doc := uint64(0)
+	for j := 0; j < np; j++ {
+		var delta, tf uint64
+		if i+1 < len(b) && b[i]|b[i+1] < 0x80 {
+			delta, tf = uint64(b[i]), uint64(b[i+1])
+			i += 2
+		} else {
+			d, n := binary.Uvarint(b[i:])
+			if n <= 0 {
+				r.err = errors.New("truncated")
+				break
+			}
+			i += n
+			t, m := binary.Uvarint(b[i:])
+			if m <= 0 {
+				r.err = errors.New("truncated")
+				break
+			}
+			i += m
+			delta, tf = d, t
+		}
+		// doc < ndocs holds, so doc+delta < ndocs is delta < ndocs-doc;
+		// tf-1 wraps for tf = 0.
+		if delta == 0 && j > 0 || delta >= ndocs-doc || tf-1 >= math.MaxUint32 {
+			if delta == 0 && j > 0 {
+				r.err = errors.New("postings out of order")
+			} else {
+				r.err = errors.New("posting out of range")
+			}
+			break
+		}
+		doc += delta
+		flat = append(flat, posting{doc: uint32(doc), tf: uint32(tf)})
+	}
+	r.b = b[i:]
+	return flat
+}
+
 func (r *reader) u32() uint32 {
 	v := r.uvarint()
 	if v > math.MaxUint32 {
@@ -257,6 +307,19 @@ func (r *reader) count(min int) int {
 		return 0
 	}
 	return int(v)
+}
+
+// cut returns the next string of a length read from r, cut from the front
+// of *text: many strings sharing one allocation.
+func (r *reader) cut(text *string) string {
+	n := r.uvarint()
+	if n > uint64(len(*text)) {
+		r.err = errors.New("text out of range")
+		return ""
+	}
+	s := (*text)[:n]
+	*text = (*text)[n:]
+	return s
 }
 
 func (r *reader) str() string {

@@ -178,7 +178,7 @@ func (s *Snapshot) plan(terms []string) *plan {
 	lists := make([][]posting, len(terms))
 	ids := make([]uint32, len(terms))
 	for ti, t := range terms {
-		if id, ok := s.base.terms[t]; ok {
+		if id, ok := s.base.terms.id(t); ok {
 			lists[ti] = s.base.postings[id]
 			ids[ti] = id
 			df[ti] = len(lists[ti])

@@ -42,7 +42,7 @@ func (s *Snapshot) Compact() *Snapshot {
 func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	ns := s.clone(rev)
 	ns.remove(in.Category, in.Name)
-	d := &Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(s.base.docs) + len(ns.overlay))}
+	d := &ovDoc{Doc: Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(s.base.docs) + len(ns.overlay))}}
 	toks, e1 := s.tok.appendTokens(nil, in.Name)
 	toks, e2 := s.tok.appendTokens(toks, in.Content)
 	d.len = uint32(len(toks))
@@ -54,7 +54,7 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 		}
 		tf[t]++
 	}
-	d.ov = &docTerms{tf: tf}
+	d.tf = tf
 	add := make([]ovPosting, 0, len(tf))
 	for t, n := range tf {
 		add = append(add, ovPosting{hash: termHash(t), term: t, doc: uint32(len(ns.overlay)), tf: n})
@@ -119,7 +119,7 @@ func (ns *Snapshot) remove(category, name string) {
 	toks, _ = ns.tok.appendTokens(toks, bd.Content)
 	add := make([]deadPosting, 0, len(toks))
 	for _, t := range toks {
-		if id, ok := ns.base.terms[t]; ok {
+		if id, ok := ns.base.terms.id(t); ok {
 			add = append(add, deadPosting{id: id, ord: i})
 		}
 	}
@@ -127,7 +127,7 @@ func (ns *Snapshot) remove(category, name string) {
 	add = slices.Compact(add)
 	ns.deadPost = mergeSorted(ns.deadPost, add, cmpDead)
 	ns.n--
-	ns.totalLen -= uint64(ns.base.docs[i].len)
+	ns.totalLen -= uint64(ns.base.lens[i])
 }
 
 func (ns *Snapshot) maybeCompact() *Snapshot {

@@ -73,7 +73,8 @@
 // takes that copy instead of reading and analysing every entry when the
 // store says it was made at its current revision and index.Decode
 // accepts it (length, CRC-32C, format version, analyzer name, revision);
-// anything else, a damaged, stale or foreign copy, means an ordinary
+// a store that is also a store.IndexViewer (bolt) lends the copy in place,
+// and it is decoded there, under the store's read transaction; anything else, a damaged, stale or foreign copy, means an ordinary
 // build, which then replaces it. Loading the copy is a full build as far
 // as the publish rule goes: it happens under the publish lock and starts
 // a new lineage. Rebuild never uses the copy (it is for edits the

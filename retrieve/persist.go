@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/store"
 )
 
 // The persisted index (Options.Persist): a full build from the store is
@@ -18,12 +19,25 @@ import (
 // loadPersisted returns the persisted snapshot at revision rev and the
 // stats of the build that made it, or nil.
 func (e *Engine) loadPersisted(ctx context.Context, rev uint64) (*index.Snapshot, BuildStats) {
-	data, crev, err := e.persist.LoadIndex(ctx)
-	if err != nil || data == nil || crev != rev {
-		return nil, BuildStats{}
+	var (
+		s    *index.Snapshot
+		meta []byte
+	)
+	decode := func(data []byte, crev uint64) {
+		if crev == rev {
+			s, meta, _ = index.Decode(data, e.tok, rev) // keeps nothing of data
+		}
 	}
-	s, meta, err := index.Decode(data, e.tok, rev)
-	if err != nil {
+	// A store that lends its copy in place spares a copy of it (bolt: 107
+	// MB at 100k entries).
+	if v, ok := e.persist.(store.IndexViewer); ok {
+		if v.ViewIndex(ctx, decode) != nil {
+			return nil, BuildStats{}
+		}
+	} else if data, crev, err := e.persist.LoadIndex(ctx); err == nil && data != nil {
+		decode(data, crev)
+	}
+	if s == nil {
 		return nil, BuildStats{}
 	}
 	var skipped []string

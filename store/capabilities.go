@@ -134,3 +134,14 @@ type StampedEntry struct {
 	Stamp  string
 	Cached bool // the caller's copy is current: the entry was not read
 }
+
+// IndexViewer is an IndexCache that lends its copy in place, without
+// copying it (bolt: the copy as it lies in the file's memory map), so that
+// a reader decoding it allocates only what it keeps.
+type IndexViewer interface {
+	// ViewIndex calls fn with the copy and the revision when the copy was
+	// made at the store's current revision, and does not call it
+	// otherwise. data is valid only during the call: fn must not modify
+	// it or keep it, or anything sharing its memory.
+	ViewIndex(ctx context.Context, fn func(data []byte, rev uint64)) error
+}

@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -447,4 +448,66 @@ func (b bytesReaderAt) ReadAt(p []byte, off int64) (int, error) {
 		return n, io.EOF
 	}
 	return n, nil
+}
+
+// The structure check reads only the first page of a large value (the
+// index copy here) and what it must check beyond it: the file opens and
+// serves the value whole, and a damaged length or overflow count in that
+// page is still refused.
+func TestVerifyLargeValue(t *testing.T) {
+	path := tempPath(t)
+	s, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, store.Entry{Category: "c", Name: "n", Content: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	rev, err := s.Revision(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := []byte("MARKER" + strings.Repeat("0123456789abcdef", 40_000))
+	if err := s.SaveIndex(ctx, rev, big); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := verifyFile(path); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := s.LoadIndex(ctx)
+	if err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("LoadIndex: %d bytes, %v; want the %d saved", len(got), err, len(big))
+	}
+	_ = s.Close()
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(orig, []byte("MARKER"))
+	ps := os.Getpagesize()
+	page := at / ps * ps
+	le := binary.LittleEndian
+	if le.Uint16(orig[page+8:]) != flagLeaf || le.Uint32(orig[page+12:]) == 0 {
+		t.Fatalf("the value's page at %d is not a leaf with overflow pages", page)
+	}
+	for name, damage := range map[string]func(b []byte){
+		"value length past the page": func(b []byte) { le.PutUint32(b[page+pageHeaderSize+12:], uint32(len(big)+2*ps)) },
+		"overflow past the file":     func(b []byte) { le.PutUint32(b[page+12:], uint32(len(b)/ps)) },
+	} {
+		b := bytes.Clone(orig)
+		damage(b)
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := verifyFile(path); err == nil {
+			t.Errorf("%s: the check passed", name)
+		}
+	}
 }

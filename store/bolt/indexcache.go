@@ -22,7 +22,10 @@ var (
 	keyIndex    = []byte("snapshot")
 )
 
-var _ store.IndexCache = (*Store)(nil)
+var (
+	_ store.IndexCache  = (*Store)(nil)
+	_ store.IndexViewer = (*Store)(nil)
+)
 
 // maxIndexValue is the largest copy kept: bbolt's limit for one value.
 const maxIndexValue = bbolt.MaxValueSize - 8
@@ -86,4 +89,38 @@ func (s *Store) LoadIndex(ctx context.Context) (data []byte, rev uint64, err err
 		return nil, 0, err
 	}
 	return data, rev, nil
+}
+
+// ViewIndex calls fn with the cached data, in place in the file's memory
+// map, when it was made at the store's current revision
+// (store.IndexViewer). fn runs in a read transaction but outside the
+// store's panic guard, so that a panic of the caller's is not taken for a
+// damaged file; a write that must grow the file waits for fn to return.
+func (s *Store) ViewIndex(ctx context.Context, fn func(data []byte, rev uint64)) error {
+	var (
+		tx   *bbolt.Tx
+		data []byte
+		rev  uint64
+	)
+	err := s.use(ctx, "view index", func() error {
+		var err error
+		if tx, err = s.db.Begin(false); err != nil {
+			return err
+		}
+		rev = tx.Bucket(bucketMeta).Sequence()
+		if b := tx.Bucket(bucketIndex); b != nil {
+			if v := b.Get(keyIndex); len(v) >= 8 && binary.BigEndian.Uint64(v) == rev {
+				data = v[8:]
+			}
+		}
+		return nil
+	})
+	if tx != nil {
+		defer func() { _ = tx.Rollback() }()
+	}
+	if err != nil || data == nil {
+		return err
+	}
+	fn(data, rev)
+	return nil
 }

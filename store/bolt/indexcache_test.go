@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -17,8 +18,20 @@ func TestIndexCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// view is ViewIndex, whose data must match LoadIndex's at every step.
+	view := func(st *Store) (data []byte, rev uint64, called bool) {
+		t.Helper()
+		err := st.ViewIndex(ctx, func(d []byte, r uint64) { data, rev, called = bytes.Clone(d), r, true })
+		if err != nil {
+			t.Fatalf("ViewIndex: %v", err)
+		}
+		return data, rev, called
+	}
 	if data, _, err := st.LoadIndex(ctx); err != nil || data != nil {
 		t.Fatalf("new file: %q, %v", data, err)
+	}
+	if _, _, called := view(st); called {
+		t.Fatal("new file: ViewIndex called its function")
 	}
 	if err := st.Put(ctx, store.Entry{Category: "a", Name: "x", Content: "one"}); err != nil {
 		t.Fatal(err)
@@ -29,6 +42,9 @@ func TestIndexCache(t *testing.T) {
 	}
 	if data, _, _ := st.LoadIndex(ctx); data != nil {
 		t.Fatalf("copy of an older revision kept: %q", data)
+	}
+	if data, _, called := view(st); called {
+		t.Fatalf("copy of an older revision viewed: %q", data)
 	}
 	if err := st.SaveIndex(ctx, rev, []byte("copy")); err != nil {
 		t.Fatal(err)
@@ -46,11 +62,17 @@ func TestIndexCache(t *testing.T) {
 	if data, r, err := st.LoadIndex(ctx); err != nil || string(data) != "copy" || r != rev {
 		t.Fatalf("after reopening: %q at %d, %v; want the copy at %d", data, r, err, rev)
 	}
+	if data, r, called := view(st); !called || string(data) != "copy" || r != rev {
+		t.Fatalf("after reopening: viewed %q at %d (%v); want the copy at %d", data, r, called, rev)
+	}
 	if err := st.Delete(ctx, "a", "x"); err != nil {
 		t.Fatal(err)
 	}
 	if data, _, _ := st.LoadIndex(ctx); data != nil {
 		t.Fatalf("copy served after a write: %q", data)
+	}
+	if data, _, called := view(st); called {
+		t.Fatalf("copy viewed after a write: %q", data)
 	}
 	if err := st.SaveIndex(ctx, rev, []byte("late")); err != nil {
 		t.Fatal(err)

@@ -142,23 +142,39 @@ func (v *verifier) readMeta(off int64) (boltMeta, bool) {
 // page reads page id with its overflow pages, after checking that it lies
 // within the high-water mark and the file.
 func (v *verifier) page(id uint64, what string) ([]byte, error) {
+	p, err := v.pagePrefix(id, what, -1)
+	return p, err
+}
+
+// pagePrefix checks page id as page does and reads its first min bytes
+// (all of it when min < 0 or the page is shorter): one read for a page
+// without overflow pages.
+func (v *verifier) pagePrefix(id uint64, what string, min int64) ([]byte, error) {
 	if id < 2 || id >= v.hwm {
 		return nil, fmt.Errorf("%s: page %d is outside the file's %d pages", what, id, v.hwm)
 	}
-	var hdr [pageHeaderSize]byte
-	if _, err := v.f.ReadAt(hdr[:], int64(id)*v.pageSize); err != nil {
+	first := make([]byte, v.pageSize)
+	if _, err := v.f.ReadAt(first, int64(id)*v.pageSize); err != nil {
 		return nil, fmt.Errorf("%s: page %d: %v", what, id, err)
 	}
 	le := binary.LittleEndian
-	if got := le.Uint64(hdr[0:]); got != id {
+	if got := le.Uint64(first[0:]); got != id {
 		return nil, fmt.Errorf("%s: page %d says it is page %d", what, id, got)
 	}
-	overflow := uint64(le.Uint32(hdr[12:]))
+	overflow := uint64(le.Uint32(first[12:]))
 	if id+overflow >= v.hwm {
 		return nil, fmt.Errorf("%s: page %d runs %d pages past the file's end", what, id, id+overflow+1-v.hwm)
 	}
-	p := make([]byte, int64(overflow+1)*v.pageSize)
-	if _, err := v.f.ReadAt(p, int64(id)*v.pageSize); err != nil {
+	n := int64(overflow+1) * v.pageSize
+	if min >= 0 && min < n {
+		n = min
+	}
+	if n <= v.pageSize {
+		return first[:n], nil
+	}
+	p := make([]byte, n)
+	copy(p, first)
+	if _, err := v.f.ReadAt(p[v.pageSize:], int64(id)*v.pageSize+v.pageSize); err != nil {
 		return nil, fmt.Errorf("%s: page %d: %v", what, id, err)
 	}
 	return p, nil
@@ -197,15 +213,26 @@ func (v *verifier) tree(id uint64, depth int) error {
 		return fmt.Errorf("page %d is referenced twice", id)
 	}
 	v.seen[id] = true
-	p, err := v.page(id, "tree")
+	// A page with overflow pages holds a large value (the index copy, a
+	// big entry): read its first page only, and the rest of what node
+	// looks at on demand, so that the check does not read the values.
+	p, err := v.pagePrefix(id, "tree", v.pageSize)
 	if err != nil {
 		return err
 	}
-	return v.node(p, id, depth)
+	size := (uint64(binary.LittleEndian.Uint32(p[12:])) + 1) * uint64(v.pageSize)
+	return v.nodeAt(p, size, int64(id)*v.pageSize, id, depth)
 }
 
 // node checks one branch or leaf page p (an inline bucket's page has id 0).
 func (v *verifier) node(p []byte, id uint64, depth int) error {
+	return v.nodeAt(p, uint64(len(p)), -1, id, depth)
+}
+
+// nodeAt checks a branch or leaf page of size bytes at file offset off
+// whose first bytes p holds (all of it when off < 0), reading what else it
+// needs: the element table, and the headers of nested buckets.
+func (v *verifier) nodeAt(p []byte, size uint64, off int64, id uint64, depth int) error {
 	le := binary.LittleEndian
 	if len(p) < pageHeaderSize {
 		return fmt.Errorf("page %d: shorter than its header", id)
@@ -214,8 +241,26 @@ func (v *verifier) node(p []byte, id uint64, depth int) error {
 	if flags != flagBranch && flags != flagLeaf {
 		return fmt.Errorf("page %d has type %#x, want a branch or a leaf", id, flags)
 	}
-	if pageHeaderSize+count*elementSize > len(p) {
+	if uint64(pageHeaderSize+count*elementSize) > size {
 		return fmt.Errorf("page %d: %d elements do not fit", id, count)
+	}
+	// get returns bytes [lo, hi) of the page, within size.
+	get := func(lo, hi uint64) ([]byte, error) {
+		if hi <= uint64(len(p)) || off < 0 {
+			return p[lo:hi], nil
+		}
+		b := make([]byte, hi-lo)
+		if _, err := v.f.ReadAt(b, off+int64(lo)); err != nil {
+			return nil, fmt.Errorf("page %d: %v", id, err)
+		}
+		return b, nil
+	}
+	if n := uint64(pageHeaderSize + count*elementSize); n > uint64(len(p)) {
+		table, err := get(0, n)
+		if err != nil {
+			return err
+		}
+		p = table
 	}
 	if flags == flagBranch && count == 0 {
 		return fmt.Errorf("page %d: an empty branch", id)
@@ -229,7 +274,7 @@ func (v *verifier) node(p []byte, id uint64, depth int) error {
 		} else {
 			pos, ksize, vsize = uint64(le.Uint32(e[4:])), uint64(le.Uint32(e[8:])), uint64(le.Uint32(e[12:]))
 		}
-		if uint64(at)+pos+ksize+vsize > uint64(len(p)) {
+		if uint64(at)+pos+ksize+vsize > size {
 			return fmt.Errorf("page %d: element %d points past the page", id, i)
 		}
 		if flags == flagBranch {
@@ -241,7 +286,10 @@ func (v *verifier) node(p []byte, id uint64, depth int) error {
 		if le.Uint32(e[0:])&leafBucket == 0 {
 			continue
 		}
-		val := p[uint64(at)+pos+ksize : uint64(at)+pos+ksize+vsize]
+		val, err := get(uint64(at)+pos+ksize, uint64(at)+pos+ksize+vsize)
+		if err != nil {
+			return err
+		}
 		if len(val) < 16 {
 			return fmt.Errorf("page %d: element %d is a bucket of %d bytes", id, i, len(val))
 		}
