@@ -12,7 +12,19 @@ import (
 // the masks the search recorded; later ones from one pass over their
 // posting lists. With at most 64 terms the answer shares one allocation.
 func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
-	out := make([][]string, len(hits))
+	return s.appendMatchedAll(nil, hits, terms)
+}
+
+// grown returns dst with n more elements (zero or stale: the caller sets
+// them) and those n elements.
+func grown(dst [][]string, n int) ([][]string, [][]string) {
+	l := len(dst)
+	dst = slices.Grow(dst, n)[:l+n]
+	return dst, dst[l:]
+}
+
+func (s *Snapshot) appendMatchedAll(dst [][]string, hits []Scored, terms []string) [][]string {
+	dst, out := grown(dst, len(hits))
 	n := 0
 	for _, h := range hits {
 		n += bits.OnesCount64(h.Matched)
@@ -26,7 +38,7 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 		out[i] = buf[start:len(buf):len(buf)]
 	}
 	if len(terms) <= 64 {
-		return out
+		return dst
 	}
 	// Mark the base hits, then walk the lists of the later terms once.
 	nb := len(s.base.docs)
@@ -51,7 +63,7 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 			}
 		}
 	}
-	return out
+	return dst
 }
 
 // MatchedWords returns, for each hit of a search for q.Terms, the query
@@ -62,28 +74,35 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 // terms share one slice (capacity-limited, so an append copies), which
 // callers treat as read-only.
 func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
+	return s.AppendMatchedWords(nil, hits, q)
+}
+
+// AppendMatchedWords is MatchedWords appending to dst: a caller that
+// keeps dst between queries allocates only the words.
+func (s *Snapshot) AppendMatchedWords(dst [][]string, hits []Scored, q Query) [][]string {
 	if len(q.Terms) > 64 {
-		out := make([][]string, len(hits))
+		dst, out := grown(dst, len(hits))
 		for i, m := range s.MatchedAll(hits, q.Terms) {
 			if out[i] = q.Words(m); out[i] == nil {
 				out[i] = []string{}
 			}
 		}
-		return out
+		return dst
 	}
 	if q.plain() {
 		// Every term is its own word: the words are the terms of the mask,
 		// already in order.
-		return s.MatchedAll(hits, q.Terms)
+		return s.appendMatchedAll(dst, hits, q.Terms)
 	}
 	// The words of each distinct mask, once, in wb.
 	type maskWords struct {
 		mask       uint64
 		start, end int
 	}
-	var seen []maskWords
+	var seenRoom [16]maskWords
+	seen := seenRoom[:0]
 	wb := make([]string, 0, 4*len(q.Terms))
-	out := make([][]string, len(hits))
+	dst, out := grown(dst, len(hits))
 	// An open-addressed table of the masks seen: index+1 into seen.
 	var small [256]int32
 	table := small[:]
@@ -113,7 +132,7 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 			out[i] = []string{}
 		}
 	}
-	return out
+	return dst
 }
 
 // appendMaskWords appends q.Words of the terms whose bits are set in mask.
