@@ -221,6 +221,10 @@ type Query struct {
 	// words[i] are the query words (normalised, distinct, sorted) behind
 	// Terms[i].
 	words [][]string
+	// ordered: the words of all terms, in term order, are strictly
+	// increasing, so the words of any subset of the terms, taken in term
+	// order, are distinct and sorted as they come.
+	ordered bool
 }
 
 // Query analyses a query. The answer takes three allocations whatever
@@ -265,6 +269,13 @@ func (a *Analyzer) Query(q string) Query {
 			out.Terms = append(out.Terms, p.term)
 			out.words = append(out.words, wb[start:i+1:i+1])
 			start = i + 1
+		}
+	}
+	out.ordered = true
+	for i := 1; i < len(wb); i++ {
+		if wb[i] <= wb[i-1] {
+			out.ordered = false
+			break
 		}
 	}
 	return out

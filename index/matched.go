@@ -154,7 +154,7 @@ func (q Query) appendMaskWords(dst []string, mask uint64) []string {
 		}
 		dst = append(dst, w...)
 	}
-	if !same {
+	if !same && !q.ordered {
 		slices.Sort(dst[start:])
 		dst = dst[:start+len(slices.Compact(dst[start:]))]
 	}
