@@ -94,15 +94,19 @@ func (s *Snapshot) AppendMatchedWords(dst [][]string, hits []Scored, q Query) []
 		// already in order.
 		return s.appendMatchedAll(dst, hits, q.Terms)
 	}
-	// The words of each distinct mask, once, in wb.
+	// The distinct masks, each found once (pass 1), their words in one
+	// buffer of the size they need (pass 2), the hits' slices (pass 3).
 	type maskWords struct {
 		mask       uint64
 		start, end int
 	}
-	var seenRoom [16]maskWords
+	var seenRoom [64]maskWords
 	seen := seenRoom[:0]
-	wb := make([]string, 0, 4*len(q.Terms))
-	dst, out := grown(dst, len(hits))
+	var jRoom [256]int32
+	js := jRoom[:0]
+	if len(hits) > len(jRoom) {
+		js = make([]int32, 0, len(hits))
+	}
 	// An open-addressed table of the masks seen: index+1 into seen.
 	var small [256]int32
 	table := small[:]
@@ -110,8 +114,8 @@ func (s *Snapshot) AppendMatchedWords(dst [][]string, hits []Scored, q Query) []
 		table = make([]int32, 1<<bits.Len(uint(2*len(hits))))
 	}
 	tmask := uint64(len(table) - 1)
-	last := -1
-	for i, h := range hits {
+	last, need := -1, 0
+	for _, h := range hits {
 		j := last
 		if j < 0 || seen[j].mask != h.Matched {
 			slot := (h.Matched * 0x9e3779b97f4a7c15 >> 32) & tmask
@@ -119,20 +123,47 @@ func (s *Snapshot) AppendMatchedWords(dst [][]string, hits []Scored, q Query) []
 				slot = (slot + 1) & tmask
 			}
 			if table[slot] == 0 {
-				start := len(wb)
-				wb = q.appendMaskWords(wb, h.Matched)
-				seen = append(seen, maskWords{h.Matched, start, len(wb)})
+				seen = append(seen, maskWords{mask: h.Matched})
 				table[slot] = int32(len(seen))
+				need += q.maskWordCount(h.Matched)
 			}
 			j = int(table[slot] - 1)
 			last = j
 		}
+		js = append(js, int32(j))
+	}
+	wb := make([]string, 0, need)
+	for k := range seen {
+		seen[k].start = len(wb)
+		wb = q.appendMaskWords(wb, seen[k].mask)
+		seen[k].end = len(wb)
+	}
+	dst, out := grown(dst, len(hits))
+	for i, j := range js {
 		m := seen[j]
 		if out[i] = wb[m.start:m.end:m.end]; out[i] == nil {
 			out[i] = []string{}
 		}
 	}
 	return dst
+}
+
+// maskWordCount is at least the number of words appendMaskWords appends
+// for mask.
+func (q Query) maskWordCount(mask uint64) int {
+	n := 0
+	for m := mask; m != 0; m &= m - 1 {
+		ti := bits.TrailingZeros64(m)
+		if ti >= len(q.Terms) {
+			break
+		}
+		if ti >= len(q.words) {
+			n++
+			continue
+		}
+		n += len(q.words[ti])
+	}
+	return n
 }
 
 // appendMaskWords appends q.Words of the terms whose bits are set in mask.
