@@ -235,12 +235,17 @@ func (a *Analyzer) Query(q string) Query {
 	type pair struct{ term, word string }
 	var small [32]pair
 	pairs := small[:0]
+	var cjk []string // one buffer for every CJK run's terms
 	scan(normalize(q), func(w string) {
 		if t, ok := a.filter(w); ok {
 			pairs = append(pairs, pair{t, w})
 		}
 	}, func(run string) {
-		for _, t := range a.appendCJK(nil, run) {
+		if n := len(run)/3 + 1; cap(cjk) < n { // a bigram per CJK rune, 3 bytes each
+			cjk = make([]string, 0, n)
+		}
+		cjk = a.appendCJK(cjk[:0], run)
+		for _, t := range cjk {
 			pairs = append(pairs, pair{t, t})
 		}
 	})
