@@ -221,22 +221,37 @@ type Query struct {
 	// words[i] are the query words (normalised, distinct, sorted) behind
 	// Terms[i].
 	words [][]string
+	// ordered: the words of all terms, in term order, are strictly
+	// increasing, so the words of any subset of the terms, taken in term
+	// order, are distinct and sorted as they come.
+	ordered bool
 }
 
-// Query analyses a query.
+// Query analyses a query. The answer takes three allocations whatever
+// the number of words (the terms, their word lists, and the words), plus
+// what the filters make (a stem) and a long query's pair buffer.
 func (a *Analyzer) Query(q string) Query {
 	a = a.orSpec()
 	type pair struct{ term, word string }
-	var pairs []pair
+	var small [32]pair
+	pairs := small[:0]
+	var cjk []string // one buffer for every CJK run's terms
 	scan(normalize(q), func(w string) {
 		if t, ok := a.filter(w); ok {
 			pairs = append(pairs, pair{t, w})
 		}
 	}, func(run string) {
-		for _, t := range a.appendCJK(nil, run) {
+		if n := len(run)/3 + 1; cap(cjk) < n { // a bigram per CJK rune, 3 bytes each
+			cjk = make([]string, 0, n)
+		}
+		cjk = a.appendCJK(cjk[:0], run)
+		for _, t := range cjk {
 			pairs = append(pairs, pair{t, t})
 		}
 	})
+	if len(pairs) == 0 {
+		return Query{}
+	}
 	slices.SortFunc(pairs, func(x, y pair) int {
 		if c := strings.Compare(x.term, y.term); c != 0 {
 			return c
@@ -244,14 +259,29 @@ func (a *Analyzer) Query(q string) Query {
 		return strings.Compare(x.word, y.word)
 	})
 	pairs = slices.Compact(pairs)
-	var out Query
-	for _, p := range pairs {
-		if n := len(out.Terms); n == 0 || out.Terms[n-1] != p.term {
-			out.Terms = append(out.Terms, p.term)
-			out.words = append(out.words, nil)
+	nt := 1
+	for i := 1; i < len(pairs); i++ {
+		if pairs[i].term != pairs[i-1].term {
+			nt++
 		}
-		n := len(out.words) - 1
-		out.words[n] = append(out.words[n], p.word)
+	}
+	out := Query{Terms: make([]string, 0, nt), words: make([][]string, 0, nt)}
+	wb := make([]string, len(pairs))
+	start := 0
+	for i, p := range pairs {
+		wb[i] = p.word
+		if i+1 == len(pairs) || pairs[i+1].term != p.term {
+			out.Terms = append(out.Terms, p.term)
+			out.words = append(out.words, wb[start:i+1:i+1])
+			start = i + 1
+		}
+	}
+	out.ordered = true
+	for i := 1; i < len(wb); i++ {
+		if wb[i] <= wb[i-1] {
+			out.ordered = false
+			break
+		}
 	}
 	return out
 }

@@ -37,7 +37,11 @@
 // impact order of a long posting list (impact.go), made by the first query
 // that needs it and published in a sync.Map on the base segment, which the
 // snapshots sharing that segment read; two queries that race make the same
-// order and the first stored is kept.
+// order and the first stored is kept. A query's working room (the
+// accumulator, its plan and heap) comes from sync.Pools: each query owns
+// what it took until it puts it back, and nothing in it outlives the call
+// (AppendTop and AppendMatchedWords write their answers into the caller's
+// buffers).
 //
 // Top picks one of several scorers per query (search.go, impact.go): the
 // impact path for one long list with short others, the pruned MaxScore

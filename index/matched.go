@@ -12,7 +12,19 @@ import (
 // the masks the search recorded; later ones from one pass over their
 // posting lists. With at most 64 terms the answer shares one allocation.
 func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
-	out := make([][]string, len(hits))
+	return s.appendMatchedAll(nil, hits, terms)
+}
+
+// grown returns dst with n more elements (zero or stale: the caller sets
+// them) and those n elements.
+func grown(dst [][]string, n int) ([][]string, [][]string) {
+	l := len(dst)
+	dst = slices.Grow(dst, n)[:l+n]
+	return dst, dst[l:]
+}
+
+func (s *Snapshot) appendMatchedAll(dst [][]string, hits []Scored, terms []string) [][]string {
+	dst, out := grown(dst, len(hits))
 	n := 0
 	for _, h := range hits {
 		n += bits.OnesCount64(h.Matched)
@@ -26,7 +38,7 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 		out[i] = buf[start:len(buf):len(buf)]
 	}
 	if len(terms) <= 64 {
-		return out
+		return dst
 	}
 	// Mark the base hits, then walk the lists of the later terms once.
 	nb := len(s.base.docs)
@@ -51,7 +63,7 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 			}
 		}
 	}
-	return out
+	return dst
 }
 
 // MatchedWords returns, for each hit of a search for q.Terms, the query
@@ -62,28 +74,39 @@ func (s *Snapshot) MatchedAll(hits []Scored, terms []string) [][]string {
 // terms share one slice (capacity-limited, so an append copies), which
 // callers treat as read-only.
 func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
+	return s.AppendMatchedWords(nil, hits, q)
+}
+
+// AppendMatchedWords is MatchedWords appending to dst: a caller that
+// keeps dst between queries allocates only the words.
+func (s *Snapshot) AppendMatchedWords(dst [][]string, hits []Scored, q Query) [][]string {
 	if len(q.Terms) > 64 {
-		out := make([][]string, len(hits))
+		dst, out := grown(dst, len(hits))
 		for i, m := range s.MatchedAll(hits, q.Terms) {
 			if out[i] = q.Words(m); out[i] == nil {
 				out[i] = []string{}
 			}
 		}
-		return out
+		return dst
 	}
 	if q.plain() {
 		// Every term is its own word: the words are the terms of the mask,
 		// already in order.
-		return s.MatchedAll(hits, q.Terms)
+		return s.appendMatchedAll(dst, hits, q.Terms)
 	}
-	// The words of each distinct mask, once, in wb.
+	// The distinct masks, each found once (pass 1), their words in one
+	// buffer of the size they need (pass 2), the hits' slices (pass 3).
 	type maskWords struct {
 		mask       uint64
 		start, end int
 	}
-	var seen []maskWords
-	wb := make([]string, 0, 4*len(q.Terms))
-	out := make([][]string, len(hits))
+	var seenRoom [64]maskWords
+	seen := seenRoom[:0]
+	var jRoom [256]int32
+	js := jRoom[:0]
+	if len(hits) > len(jRoom) {
+		js = make([]int32, 0, len(hits))
+	}
 	// An open-addressed table of the masks seen: index+1 into seen.
 	var small [256]int32
 	table := small[:]
@@ -91,8 +114,8 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 		table = make([]int32, 1<<bits.Len(uint(2*len(hits))))
 	}
 	tmask := uint64(len(table) - 1)
-	last := -1
-	for i, h := range hits {
+	last, need := -1, 0
+	for _, h := range hits {
 		j := last
 		if j < 0 || seen[j].mask != h.Matched {
 			slot := (h.Matched * 0x9e3779b97f4a7c15 >> 32) & tmask
@@ -100,20 +123,47 @@ func (s *Snapshot) MatchedWords(hits []Scored, q Query) [][]string {
 				slot = (slot + 1) & tmask
 			}
 			if table[slot] == 0 {
-				start := len(wb)
-				wb = q.appendMaskWords(wb, h.Matched)
-				seen = append(seen, maskWords{h.Matched, start, len(wb)})
+				seen = append(seen, maskWords{mask: h.Matched})
 				table[slot] = int32(len(seen))
+				need += q.maskWordCount(h.Matched)
 			}
 			j = int(table[slot] - 1)
 			last = j
 		}
+		js = append(js, int32(j))
+	}
+	wb := make([]string, 0, need)
+	for k := range seen {
+		seen[k].start = len(wb)
+		wb = q.appendMaskWords(wb, seen[k].mask)
+		seen[k].end = len(wb)
+	}
+	dst, out := grown(dst, len(hits))
+	for i, j := range js {
 		m := seen[j]
 		if out[i] = wb[m.start:m.end:m.end]; out[i] == nil {
 			out[i] = []string{}
 		}
 	}
-	return out
+	return dst
+}
+
+// maskWordCount is at least the number of words appendMaskWords appends
+// for mask.
+func (q Query) maskWordCount(mask uint64) int {
+	n := 0
+	for m := mask; m != 0; m &= m - 1 {
+		ti := bits.TrailingZeros64(m)
+		if ti >= len(q.Terms) {
+			break
+		}
+		if ti >= len(q.words) {
+			n++
+			continue
+		}
+		n += len(q.words[ti])
+	}
+	return n
 }
 
 // appendMaskWords appends q.Words of the terms whose bits are set in mask.
@@ -135,7 +185,7 @@ func (q Query) appendMaskWords(dst []string, mask uint64) []string {
 		}
 		dst = append(dst, w...)
 	}
-	if !same {
+	if !same && !q.ordered {
 		slices.Sort(dst[start:])
 		dst = dst[:start+len(slices.Compact(dst[start:]))]
 	}

@@ -168,15 +168,45 @@ type plan struct {
 }
 
 func (s *Snapshot) plan(terms []string) *plan {
+	return s.planIn(new(topScratch), terms)
+}
+
+// topScratch is the room of one Top call: its plan and heap, pooled so
+// that a query allocates only its answer.
+type topScratch struct {
+	p     plan
+	df    []int
+	lists [][]posting
+	ids   []uint32
+	cands []cand
+}
+
+var topPool = sync.Pool{New: func() any { return new(topScratch) }}
+
+// release drops what ts points into (the terms, the segment's lists) and
+// puts it back in the pool.
+func (ts *topScratch) release() {
+	clear(ts.lists)
+	clear(ts.p.qt)
+	ts.p = plan{idf: ts.p.idf, qt: ts.p.qt[:0], ov: ts.p.ov[:0]}
+	topPool.Put(ts)
+}
+
+// planIn is plan with its room in ts.
+func (s *Snapshot) planIn(ts *topScratch, terms []string) *plan {
 	if len(terms) == 0 || s.n == 0 || s.totalLen == 0 {
 		return nil
 	}
 	N := float64(s.n)
 	avgdl := float64(s.totalLen) / N
-	p := &plan{terms: terms, c0: K1 * (1 - B), c1: K1 * B / avgdl, idf: make([]float64, len(terms))}
-	df := make([]int, len(terms))
-	lists := make([][]posting, len(terms))
-	ids := make([]uint32, len(terms))
+	n := len(terms)
+	p := &ts.p
+	*p = plan{terms: terms, c0: K1 * (1 - B), c1: K1 * B / avgdl,
+		idf: zeroed(ts.p.idf, n), qt: ts.p.qt[:0], ov: ts.p.ov[:0]}
+	ts.df = zeroed(ts.df, n)
+	ts.lists = zeroed(ts.lists, n)
+	ts.ids = zeroed(ts.ids, n)
+	df, lists, ids := ts.df, ts.lists, ts.ids
 	for ti, t := range terms {
 		if id, ok := s.base.terms.id(t); ok {
 			lists[ti] = s.base.postings[id]
@@ -815,6 +845,16 @@ func bestBlocks(q *qterm, n int, c0, c1 float64, out []int) []int {
 	return out
 }
 
+// zeroed returns b resized to n zero values, reusing its room.
+func zeroed[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
 func clearContrib(c *[64]float64, mask uint64) {
 	for ; mask != 0; mask &= mask - 1 {
 		c[trailingZeros(mask)] = 0
@@ -825,13 +865,22 @@ func clearContrib(c *[64]float64, mask uint64) {
 // query terms, best first; ties by category, then name, ascending. With
 // q.Limit > 0 it prunes (exactly: the answer is the exhaustive one).
 func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
-	p := s.plan(q.Terms)
+	return s.AppendTop(nil, q)
+}
+
+// AppendTop is Top appending the answer to dst (on an error, dst as
+// given): a caller that keeps dst between queries ranks without an
+// allocation.
+func (s *Snapshot) AppendTop(dst []Scored, q TopQuery) ([]Scored, error) {
+	ts := topPool.Get().(*topScratch)
+	defer ts.release()
+	p := s.planIn(ts, q.Terms)
 	if p == nil {
-		return nil, nil
+		return dst, nil
 	}
-	h := hitHeap{s: s, k: q.Limit}
+	h := hitHeap{s: s, k: q.Limit, h: ts.cands[:0]}
 	if q.Limit > 0 {
-		h.h = make([]cand, 0, min(q.Limit, s.Len()))
+		h.h = slices.Grow(h.h, min(q.Limit, s.Len()))
 	}
 	var err error
 	li, others, impact := s.useImpact(p, q)
@@ -847,9 +896,12 @@ func (s *Snapshot) Top(q TopQuery) ([]Scored, error) {
 		err = s.exhaustive(p, q.Done, &h, nil)
 	}
 	if err != nil {
-		return nil, err
+		ts.cands = h.h[:0]
+		return dst, err
 	}
-	return h.sorted(), nil
+	dst = h.appendSorted(dst)
+	ts.cands = h.h[:0]
+	return dst, nil
 }
 
 // usePruning decides between the scorers. When it prunes it returns the
@@ -992,16 +1044,19 @@ func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {
 	return true
 }
 
-func (hh *hitHeap) sorted() []Scored {
+// appendSorted appends the kept documents to dst, best first.
+func (hh *hitHeap) appendSorted(dst []Scored) []Scored {
 	hh.sortCands(hh.h)
 	if hh.k > 0 && len(hh.h) > hh.k {
 		hh.h = hh.h[:hh.k]
 	}
-	out := make([]Scored, len(hh.h))
+	n := len(dst)
+	dst = slices.Grow(dst, len(hh.h))[:n+len(hh.h)]
+	out := dst[n:]
 	for i, c := range hh.h {
 		out[i] = Scored{Doc: hh.s.Doc(int(c.ord)), Score: c.score, Matched: c.mask}
 	}
-	return out
+	return dst
 }
 
 // sortCands sorts a best first: a quicksort with the score comparison

@@ -177,6 +177,10 @@ func TestMatchedWords(t *testing.T) {
 		{Category: "c", Name: "b", Content: "a quick run of cats"},
 		{Category: "c", Name: "c", Content: "the cat sat"},
 		{Category: "c", Name: "d", Content: "nothing here"},
+		// "dying" stems to "die", before "diet" while "dying" sorts after
+		// it: the words of these two terms are not in term order.
+		{Category: "c", Name: "e", Content: "dying of a diet"},
+		{Category: "c", Name: "f", Content: "a diet"},
 	}
 	base, _, _ := inputs(2000)
 	in = append(in, base...)
@@ -186,12 +190,20 @@ func TestMatchedWords(t *testing.T) {
 	for i := range 40 {
 		long = append(long, in[4+i].Content)
 	}
-	for _, query := range []string{"Running runs quickly for cats and the cat", "the", "cat sat", "w1 w2 cat", "nothing matches zzz", strings.Join(long, " ") + " running cats"} {
+	for _, query := range []string{"Running runs quickly for cats and the cat", "dying diet", "dying diets run", "the", "cat sat", "w1 w2 cat", "nothing matches zzz", strings.Join(long, " ") + " running cats"} {
 		q := s.Query(query)
 		hits := s.Search(q.Terms, 300) // more than the small mask table holds
 		got := s.MatchedWords(hits, q)
 		all := s.MatchedAll(hits, q.Terms)
+		// Appended after what a pooled buffer holds, the same.
+		appended := s.AppendMatchedWords([][]string{{"old"}}, hits, q)
+		if len(appended) != len(hits)+1 || appended[0][0] != "old" {
+			t.Fatalf("query %.40q: AppendMatchedWords kept %d, want %d after the old", query, len(appended), len(hits)+1)
+		}
 		for i := range hits {
+			if strings.Join(appended[i+1], ",") != strings.Join(got[i], ",") {
+				t.Fatalf("query %.40q hit %d: appended %q, want %q", query, i, appended[i+1], got[i])
+			}
 			want := q.Words(all[i])
 			if got[i] == nil || strings.Join(got[i], ",") != strings.Join(want, ",") {
 				t.Fatalf("query %.40q hit %d: %q, want %q", query, i, got[i], want)

@@ -39,7 +39,9 @@ type Item struct {
 	// Score is the fused score when the embedding ran, else BM25; 0 for links,
 	// which are not scored.
 	Score float64 `json:"score"`
-	// BM25Score is set on hits.
+	// BM25Score is set on hits. When the embedding did not run it points
+	// at the item's own Score (the same value): copy the value, not the
+	// pointer, before changing Score.
 	BM25Score *float64 `json:"bm25_score,omitempty"`
 	// CosScore is set on hits that have a vector, when the cosine path ran.
 	CosScore *float64 `json:"cos_score,omitempty"`

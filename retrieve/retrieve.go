@@ -77,29 +77,51 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 			}
 		}
 	} else {
-		// Stop scoring when the caller gives up.
-		top, err := snap.Top(index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done()})
+		// Stop scoring when the caller gives up. The top k and their
+		// matched words are written into pooled room.
+		sc := hitsPool.Get().(*hitScratch)
+		top, err := snap.AppendTop(sc.top[:0], index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done()})
 		if err != nil {
+			sc.release(top, nil)
 			if cerr := ctx.Err(); cerr != nil {
 				return nil, cerr
 			}
 			return nil, err
 		}
 		// The matched words come from the masks the ranking recorded; one
-		// allocation for the items, one for their score pointers.
-		matched := snap.MatchedWords(top, q)
-		bm := make([]float64, len(top))
+		// allocation for the items, whose BM25Score points at their own
+		// Score (the same value: no fusion on this path).
+		matched := snap.AppendMatchedWords(sc.matched[:0], top, q)
 		items = make([]Item, len(top))
 		for i, h := range top {
-			bm[i] = h.Score
-			setHit(&items[i], h.Doc, h.Score, &bm[i], nil, matched[i])
+			it := &items[i]
+			setHit(it, h.Doc, h.Score, &it.Score, nil, matched[i])
 			if docs != nil {
 				docs = append(docs, h.Doc)
 			}
 		}
+		sc.release(top, matched)
 	}
 	expand(res, snap, items, docs, req)
 	return res, nil
+}
+
+// hitScratch is the room of one ranked retrieve's top k and matched
+// words, pooled: only the items and the words are allocated per call.
+type hitScratch struct {
+	top     []index.Scored
+	matched [][]string
+}
+
+var hitsPool = sync.Pool{New: func() any { return new(hitScratch) }}
+
+// release keeps the room of top and matched (dropping what they point to)
+// and puts sc back in the pool.
+func (sc *hitScratch) release(top []index.Scored, matched [][]string) {
+	clear(top)
+	clear(matched)
+	sc.top, sc.matched = top[:0], matched[:0]
+	hitsPool.Put(sc)
 }
 
 // setHit makes it (a zero Item) the item of a hit, field by field: a
