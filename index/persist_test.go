@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"testing"
 
 	"github.com/recallhq/recall/internal/synth"
@@ -151,5 +152,49 @@ func BenchmarkPersist(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// FuzzDecode: a copy whose checksum is right but whose payload is not one
+// Encode wrote (a bug, another build's layout) is refused or answers
+// without panicking, also when searched and written to.
+func FuzzDecode(f *testing.F) {
+	small := Build(0, EnglishStop(), []Input{
+		{Category: "a", Name: "one", Content: "the quick brown fox jumps"},
+		{Category: "a", Name: "two", Content: "a lazy dog sleeps in the sun, the fox runs"},
+		{Category: "b/c", Name: "one", Content: "brown dogs and quick foxes"},
+	})
+	f.Add(Encode(small, nil)[persistHeader:])
+	f.Add(Encode(small, []byte("meta"))[persistHeader:])
+	f.Add(Encode(small.Without(0, "a", "one"), nil)[persistHeader:])
+	f.Add(Encode(Build(0, EnglishStop(), nil), nil)[persistHeader:])
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		data := make([]byte, persistHeader, persistHeader+len(payload))
+		copy(data, persistMagic)
+		binary.LittleEndian.PutUint32(data[8:], PersistVersion)
+		data = append(data, payload...)
+		binary.LittleEndian.PutUint32(data[12:], crc32.Checksum(payload, castagnoli))
+		binary.LittleEndian.PutUint64(data[16:], uint64(len(payload)))
+		s, _, err := Decode(data, EnglishStop(), 0)
+		if err != nil {
+			if !errors.Is(err, ErrPersisted) {
+				t.Fatalf("err %v, want ErrPersisted", err)
+			}
+			return
+		}
+		for _, q := range []string{"fox", "quick brown fox", "the", "dog sun", "zebra"} {
+			for _, k := range []int{1, 2, 0} {
+				s.Search(s.Terms(q), k)
+			}
+		}
+		s.Docs(func(d *Doc) bool {
+			s.Lookup(d.Category, d.Name)
+			s.LookupName(d.Name)
+			return true
+		})
+		w := s.With(1, Input{Category: "a", Name: "one", Content: "a fox again"}).Without(1, "a", "two")
+		w.Search(w.Terms("fox"), 0)
+		w.Compact().Search(w.Terms("quick fox"), 2)
+		Encode(w, nil)
 	})
 }
