@@ -41,7 +41,8 @@ const batchChunk = 1024
 // entry's file, fsyncs each folder it renamed into once, and releases the
 // locks. The temp files are made durable by one syncfs(2) of the file
 // system where canSyncFS allows it, else by an fsync of each file as it is
-// written.
+// written (so is a file on another file system than the root's, in a
+// category folder that is a mount point: the root's syncfs misses it).
 //
 // After a crash mid-batch each entry is absent (or its old version) or
 // complete: no file is renamed into place before its content is durable,
