@@ -48,7 +48,9 @@ var _ store.StampedIndexCache = (*Store)(nil)
 // or change time is not before that gets an empty stamp, which no reader
 // trusts, so it is read at every start until a later walk finds it older
 // than its probe. When the probe cannot be written (a read-only folder),
-// every stamp is empty.
+// every stamp is empty, and so is the stamp of a file on another file
+// system than the root's (a category folder that is a mount point): its
+// times are not comparable with the probe's.
 
 const (
 	indexFile = "index"
@@ -99,7 +101,10 @@ func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp st
 				switch {
 				case errors.Is(err, iofs.ErrNotExist):
 					it.gone = true // deleted since the listing
-				case err == nil && clockOK && fi.Mode().IsRegular():
+				case err == nil && clockOK && fi.Mode().IsRegular() && s.onRootDevice(fi):
+					// The probe's time is the root's file system's: a
+					// file on another (below a mount point) has its own
+					// clock granularity, so no stamp.
 					it.stamp = makeStamp(buf[:0], fi, clock)
 				}
 			}
