@@ -185,8 +185,8 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		doc := uint64(0)
 		for j := 0; j < np && r.err == nil; j++ {
 			delta := r.uvarint()
-			if j > 0 && delta == 0 {
-				r.err = errors.New("postings out of order")
+			if j > 0 && delta == 0 || delta >= uint64(len(seg.docs)) {
+				r.err = errors.New("postings out of order") // or past the last document
 			}
 			doc += delta
 			tf := r.u32()

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math"
 	"testing"
 
 	"github.com/recallhq/recall/internal/synth"
@@ -197,4 +198,45 @@ func FuzzDecode(f *testing.F) {
 		w.Compact().Search(w.Terms("quick fox"), 2)
 		Encode(w, nil)
 	})
+}
+
+// TestDecodeRejectsWrappedPostings: a posting list whose doc gaps wrap
+// around 64 bits (so it goes back to an earlier document) is refused, like
+// any other out-of-order list, even under a right checksum.
+func TestDecodeRejectsWrappedPostings(t *testing.T) {
+	tok := EnglishStop()
+	encode := func(gaps ...uint64) []byte {
+		b := binary.AppendUvarint(nil, 0) // revision
+		b = appendBytes(b, tok.Name())
+		b = appendBytes(b, "")
+		b = binary.AppendUvarint(b, 2) // documents
+		for _, name := range []string{"one", "two"} {
+			b = appendBytes(b, "a")
+			b = appendBytes(b, name)
+			b = appendBytes(b, "fox")
+			b = binary.AppendUvarint(b, 1) // length
+			b = binary.AppendUvarint(b, 1) // tokens
+		}
+		b = binary.AppendUvarint(b, 1) // terms
+		b = binary.AppendUvarint(b, uint64(len(gaps)))
+		b = appendBytes(b, "fox")      // the terms' text
+		b = binary.AppendUvarint(b, 3) // the term's length
+		b = binary.AppendUvarint(b, uint64(len(gaps)))
+		for _, g := range gaps {
+			b = binary.AppendUvarint(b, g)
+			b = binary.AppendUvarint(b, 1) // tf
+		}
+		data := make([]byte, persistHeader, persistHeader+len(b))
+		copy(data, persistMagic)
+		binary.LittleEndian.PutUint32(data[8:], PersistVersion)
+		binary.LittleEndian.PutUint32(data[12:], crc32.Checksum(b, castagnoli))
+		binary.LittleEndian.PutUint64(data[16:], uint64(len(b)))
+		return append(data, b...)
+	}
+	if _, _, err := Decode(encode(0, 1), tok, 0); err != nil {
+		t.Fatalf("docs 0 and 1: %v", err)
+	}
+	if _, _, err := Decode(encode(1, math.MaxUint64), tok, 0); !errors.Is(err, ErrPersisted) {
+		t.Fatalf("doc 1, then 1 + (2^64 - 1) = 0: err %v, want ErrPersisted", err)
+	}
 }
