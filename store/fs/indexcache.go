@@ -177,11 +177,15 @@ func (s *Store) probeClock() (int64, bool) {
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
 		return 0, false
 	}
-	f, err := os.OpenFile(filepath.Join(dir, clockFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow, 0o666)
+	// Never blocking on a named pipe put there.
+	f, err := os.OpenFile(filepath.Join(dir, clockFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow|openNonBlock, 0o666)
 	if err != nil {
 		return 0, false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0, false
+	}
 	// A write, unlike a truncation of an empty file, always moves the
 	// modification time.
 	if _, err := f.Write([]byte{'\n'}); err != nil {
