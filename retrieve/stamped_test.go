@@ -523,3 +523,50 @@ func TestStampedIndexRereadsUnreadable(t *testing.T) {
 		t.Errorf("after the folder moved, skipped %q, want one message naming %s", got, b)
 	}
 }
+
+// TestStampedIndexPrivateToItsUser: the copy holds the content of every
+// entry its writer could read, whatever the entry files' modes say, so it
+// is readable by its writer only, and a copy another user wrote is not
+// trusted (that user may read files this one may not, and the reverse):
+// the load then reads every file itself.
+func TestStampedIndexPrivateToItsUser(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no file owners")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	writeEntryFile(t, dir, "notes", "private", "a secret about otters")
+	writeEntryFile(t, dir, "notes", "public", "a note about beavers")
+	settle(t, dir)
+	st := openFolder(t, dir, false)
+	load := func() int {
+		t.Helper()
+		c := &readCounter{Store: st}
+		e := retrieve.New(st, retrieve.Options{Stamped: c})
+		if _, err := e.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		e.Close() // waits for the save
+		return int(c.read.Load())
+	}
+	if n := load(); n != 2 {
+		t.Fatalf("first load read %d files, want 2", n)
+	}
+	copyPath := filepath.Join(dir, ".recall", "index")
+	fi, err := os.Stat(copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("the copy's mode is %v, want no access for group and others", fi.Mode().Perm())
+	}
+	if n := load(); n != 0 {
+		t.Fatalf("load from its own copy read %d files, want 0", n)
+	}
+	if err := os.Chown(copyPath, os.Geteuid()+1000, -1); err != nil {
+		t.Skipf("chown: %v", err)
+	}
+	if n := load(); n != 2 {
+		t.Errorf("load beside another user's copy read %d files, want 2 (the copy not trusted)", n)
+	}
+}

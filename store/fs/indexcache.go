@@ -31,7 +31,11 @@ var _ store.StampedIndexCache = (*Store)(nil)
 // of All and of Watch), written whole to a temp file in .recall and
 // renamed over the old one, so a reader finds one copy or the other. It
 // is not fsynced: it is disposable, and its reader checks its length and
-// checksum, so a copy that a crash damaged is rebuilt.
+// checksum, so a copy that a crash damaged is rebuilt. It holds the
+// content of every entry its writer could read, whatever the entry
+// files' modes, so it is readable by that user only (mode 0600), and a
+// copy another user owns is not loaded: that user's reads are not this
+// one's.
 //
 // A stamp is the entry file's size, modification time and, where the
 // system has them (Linux), its inode and change time, from one lstat per
@@ -232,7 +236,12 @@ func (s *Store) SaveStampedIndex(ctx context.Context, data []byte) error {
 		return fmt.Errorf("save index: %w", err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	// The copy holds every entry its writer could read, whatever the
+	// entry files' modes: only that user may read it.
+	err = f.Chmod(0o600)
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -286,7 +295,9 @@ func (s *Store) LoadStampedIndex(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load index: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() || !ownedByUs(fi) {
+		// Another user's copy holds what that user could read, which is
+		// not what this one can: not trusted.
 		return nil, nil
 	}
 	b := make([]byte, fi.Size())
