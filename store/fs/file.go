@@ -178,6 +178,14 @@ func (s *Store) onRootDevice(fi iofs.FileInfo) bool {
 	return !ok || s.rootDev == 0 || dev == s.rootDev
 }
 
+// sameDevice reports whether a and b are on one file system (true when
+// that is unknown).
+func sameDevice(a, b iofs.FileInfo) bool {
+	da, ok1 := deviceOf(a)
+	db, ok2 := deviceOf(b)
+	return !ok1 || !ok2 || da == db
+}
+
 // commitTemp renames a durable temp file over its entry's file; on error
 // the temp file is removed.
 func (s *Store) commitTemp(t tempFile) error {

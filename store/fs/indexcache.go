@@ -53,7 +53,7 @@ var _ store.StampedIndexCache = (*Store)(nil)
 // trusts, so it is read at every start until a later walk finds it older
 // than its probe. When the probe cannot be written (a read-only folder),
 // every stamp is empty, and so is the stamp of a file on another file
-// system than the root's (a category folder that is a mount point): its
+// system than the probe's (a category folder that is a mount point): its
 // times are not comparable with the probe's.
 
 const (
@@ -75,7 +75,7 @@ func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp st
 			yield(store.StampedEntry{}, err)
 			return
 		}
-		clock, clockOK := s.probeClock()
+		clock, clockFS, clockOK := s.probeClock()
 		type item struct {
 			path, category, name string
 			err                  error
@@ -105,10 +105,10 @@ func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp st
 				switch {
 				case errors.Is(err, iofs.ErrNotExist):
 					it.gone = true // deleted since the listing
-				case err == nil && clockOK && fi.Mode().IsRegular() && s.onRootDevice(fi):
-					// The probe's time is the root's file system's: a
-					// file on another (below a mount point) has its own
-					// clock granularity, so no stamp.
+				case err == nil && clockOK && fi.Mode().IsRegular() && sameDevice(fi, clockFS):
+					// The probe's time is its file system's: a file on
+					// another (below a mount point) has its own clock
+					// granularity, so no stamp.
 					it.stamp = makeStamp(buf[:0], fi, clock)
 				}
 			}
@@ -172,34 +172,35 @@ func parallel(n int, fn func(lo, hi int)) {
 }
 
 // probeClock writes the probe file and returns its modification time in
-// nanoseconds: the file system's clock, now.
-func (s *Store) probeClock() (int64, bool) {
+// nanoseconds (the file system's clock, now) and the probe's file info
+// (its device).
+func (s *Store) probeClock() (int64, iofs.FileInfo, bool) {
 	dir := s.recallDir()
 	if err := s.checkRecallDir(dir); err != nil {
-		return 0, false
+		return 0, nil, false
 	}
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
-		return 0, false
+		return 0, nil, false
 	}
 	// Never blocking on a named pipe put there.
 	f, err := os.OpenFile(filepath.Join(dir, clockFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow|openNonBlock, 0o666)
 	if err != nil {
-		return 0, false
+		return 0, nil, false
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return 0, false
+		return 0, nil, false
 	}
 	// A write, unlike a truncation of an empty file, always moves the
 	// modification time.
 	if _, err := f.Write([]byte{'\n'}); err != nil {
-		return 0, false
+		return 0, nil, false
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return 0, false
+		return 0, nil, false
 	}
-	return fi.ModTime().UnixNano(), true
+	return fi.ModTime().UnixNano(), fi, true
 }
 
 // makeStamp returns the stamp of a regular file, or "" when it changed at
