@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"math"
 	"testing"
 
 	"github.com/recallhq/recall/internal/synth"
@@ -156,5 +158,91 @@ func BenchmarkPersist(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// FuzzDecode: a copy whose checksum is right but whose payload is not one
+// Encode wrote (a bug, another build's layout) is refused or answers
+// without panicking, also when searched and written to.
+func FuzzDecode(f *testing.F) {
+	small := Build(0, EnglishStop(), []Input{
+		{Category: "a", Name: "one", Content: "the quick brown fox jumps"},
+		{Category: "a", Name: "two", Content: "a lazy dog sleeps in the sun, the fox runs"},
+		{Category: "b/c", Name: "one", Content: "brown dogs and quick foxes"},
+	})
+	f.Add(Encode(small, nil)[persistHeader:])
+	f.Add(Encode(small, []byte("meta"))[persistHeader:])
+	f.Add(Encode(small.Without(0, "a", "one"), nil)[persistHeader:])
+	f.Add(Encode(Build(0, EnglishStop(), nil), nil)[persistHeader:])
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		data := make([]byte, persistHeader, persistHeader+len(payload))
+		copy(data, persistMagic)
+		binary.LittleEndian.PutUint32(data[8:], PersistVersion)
+		data = append(data, payload...)
+		binary.LittleEndian.PutUint32(data[12:], crc32.Checksum(payload, castagnoli))
+		binary.LittleEndian.PutUint64(data[16:], uint64(len(payload)))
+		s, _, err := Decode(data, EnglishStop(), 0)
+		if err != nil {
+			if !errors.Is(err, ErrPersisted) {
+				t.Fatalf("err %v, want ErrPersisted", err)
+			}
+			return
+		}
+		for _, q := range []string{"fox", "quick brown fox", "the", "dog sun", "zebra"} {
+			for _, k := range []int{1, 2, 0} {
+				s.Search(s.Terms(q), k)
+			}
+		}
+		s.Docs(func(d *Doc) bool {
+			s.Lookup(d.Category, d.Name)
+			s.LookupName(d.Name)
+			return true
+		})
+		w := s.With(1, Input{Category: "a", Name: "one", Content: "a fox again"}).Without(1, "a", "two")
+		w.Search(w.Terms("fox"), 0)
+		w.Compact().Search(w.Terms("quick fox"), 2)
+		Encode(w, nil)
+	})
+}
+
+// TestDecodeRejectsWrappedPostings: a posting list whose doc gaps wrap
+// around 64 bits (so it goes back to an earlier document) is refused, like
+// any other out-of-order list, even under a right checksum.
+func TestDecodeRejectsWrappedPostings(t *testing.T) {
+	tok := EnglishStop()
+	encode := func(gaps ...uint64) []byte {
+		b := binary.AppendUvarint(nil, 0) // revision
+		b = appendBytes(b, tok.Name())
+		b = appendBytes(b, "")
+		b = binary.AppendUvarint(b, 2)                             // documents
+		b = binary.AppendUvarint(b, uint64(len("aonefoxatwofox"))) // their text
+		b = append(b, "aonefoxatwofox"...)
+		for range 2 { // category, name, content lengths; |D|; tokens
+			for _, v := range []uint64{1, 3, 3, 1, 1} {
+				b = binary.AppendUvarint(b, v)
+			}
+		}
+		b = binary.AppendUvarint(b, 1) // terms
+		b = binary.AppendUvarint(b, uint64(len(gaps)))
+		b = binary.AppendUvarint(b, 3) // the terms' text
+		b = append(b, "fox"...)
+		b = binary.AppendUvarint(b, 3) // the term's length
+		b = binary.AppendUvarint(b, uint64(len(gaps)))
+		for _, g := range gaps {
+			b = binary.AppendUvarint(b, g)
+			b = binary.AppendUvarint(b, 1) // tf
+		}
+		data := make([]byte, persistHeader, persistHeader+len(b))
+		copy(data, persistMagic)
+		binary.LittleEndian.PutUint32(data[8:], PersistVersion)
+		binary.LittleEndian.PutUint32(data[12:], crc32.Checksum(b, castagnoli))
+		binary.LittleEndian.PutUint64(data[16:], uint64(len(b)))
+		return append(data, b...)
+	}
+	if _, _, err := Decode(encode(0, 1), tok, 0); err != nil {
+		t.Fatalf("docs 0 and 1: %v", err)
+	}
+	if _, _, err := Decode(encode(1, math.MaxUint64), tok, 0); !errors.Is(err, ErrPersisted) {
+		t.Fatalf("doc 1, then 1 + (2^64 - 1) = 0: err %v, want ErrPersisted", err)
 	}
 }

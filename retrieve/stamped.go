@@ -16,9 +16,10 @@ import (
 // tagged revision 0 whose meta lists, in the order of the walk that made
 // it, one record per entry the store yielded: its key, its stamp and, for
 // an entry that could not be read, the message (it is then not in the
-// index). A start walks the store once (AllStamped): an entry whose stamp
-// equals its record's is taken from the copy without reading it, the
-// others are read and analysed, and records the walk did not meet are
+// index). A start walks the store once (AllStamped): an indexed entry
+// whose stamp equals its record's is taken from the copy without reading
+// it, the others (and every entry that could not be read: the reason may
+// lie outside the file) are read and analysed, and records the walk did not meet are
 // dropped, so a copy that a few edits made stale is patched, not rebuilt.
 // A build without a copy, and a start that read or dropped at least
 // stampedSaveAfter entries, save the result as the new copy, off the
@@ -146,7 +147,11 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 			return false
 		}
 		askedJ = old.find(k)
-		return askedJ >= 0 && old.recs[askedJ].stamp == stamp
+		// A record of a file that could not be read is never trusted:
+		// why a read failed is not the file's alone (the folder moved,
+		// so its message names another path; a transient error; another
+		// user), so it is read, and reported, again.
+		return askedJ >= 0 && old.recs[askedJ].stamp == stamp && old.recs[askedJ].msg == ""
 	}
 	for it, err := range e.stamped.AllStamped(ctx, fresh) {
 		k := it.Entry.Key()
@@ -167,10 +172,6 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 		case it.Cached:
 			r := old.recs[j]
 			recs = append(recs, r)
-			if r.msg != "" {
-				stats.Skipped = append(stats.Skipped, errors.New(r.msg))
-				continue
-			}
 			d := old.snap.Lookup(r.cat, r.name)
 			docs = append(docs, index.Input{Category: d.Category, Name: d.Name, Content: d.Content})
 		case err != nil:
@@ -182,7 +183,9 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 				// An entry that cannot be read: its stamp says when to
 				// try again.
 				recs = append(recs, stampRec{cat: k.Category, name: k.Name, stamp: it.Stamp, msg: err.Error()})
-				failed = append(failed, k)
+				if j < 0 || old.recs[j].msg == "" {
+					failed = append(failed, k) // it leaves the index
+				}
 			}
 		default:
 			in := index.Input{Category: k.Category, Name: k.Name, Content: it.Entry.Content}

@@ -188,8 +188,9 @@ func TestStampedIndex(t *testing.T) {
 
 	settle(t, dir)
 	all := len(ents) + 1 // with the broken front matter
+	const broken = 1     // it is read at every start: a failure is never taken from the copy
 	same("no copy", start(nil), all)
-	same("copy", start(nil), 0)
+	same("copy", start(nil), broken)
 
 	// Edits: in place at the same size, with the modification time put
 	// back (only the change time, on Linux, tells); a new file; a removed
@@ -216,7 +217,7 @@ func TestStampedIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle(t, dir)
-	edited := 3 // the new file, the renamed one, and the edit where the change time tells
+	edited := 3 + broken // the new file, the renamed one, and the edit where the change time tells
 	if runtime.GOOS != "linux" {
 		edited = -1
 	}
@@ -236,7 +237,7 @@ func TestStampedIndex(t *testing.T) {
 		edited += 70
 	}
 	same("many edits", start(nil), edited)
-	same("copy after many edits", start(nil), 0)
+	same("copy after many edits", start(nil), broken)
 	all += 70
 
 	// Damage: a flipped byte, a truncation, no header at all.
@@ -254,7 +255,7 @@ func TestStampedIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 		same("damaged copy", start(nil), all)
-		same("copy after damage", start(nil), 0)
+		same("copy after damage", start(nil), broken)
 	}
 
 	// Another analyzer: a copy of the default one is not trusted, and
@@ -275,8 +276,8 @@ func TestStampedIndex(t *testing.T) {
 	if err := os.Chtimes(p3, future, future); err != nil {
 		t.Fatal(err)
 	}
-	same("racy file", start(nil), 1)
-	same("racy file again", start(nil), 1)
+	same("racy file", start(nil), 1+broken)
+	same("racy file again", start(nil), 1+broken)
 	b, _ = os.ReadFile(p3)
 	i = strings.LastIndex(string(b), " ")
 	copy(b[i-6:], " okapi")
@@ -287,7 +288,7 @@ func TestStampedIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = start(nil)
-	same("racy file edited", got, 1)
+	same("racy file edited", got, 1+broken)
 	if c := got.docs[ents[3].Key()]; !strings.Contains(c, "okapi") {
 		t.Errorf("racy edit not seen: %q", c)
 	}
@@ -470,5 +471,102 @@ func TestStampedIndexWriteDuringLoad(t *testing.T) {
 	s, _ := e.Snapshot(ctx)
 	if d := s.Lookup(ents[len(ents)-2].Category, ents[len(ents)-2].Name); d != nil {
 		t.Error("entry deleted during the load still indexed")
+	}
+}
+
+// TestStampedIndexRereadsUnreadable: a file the copy's build could not
+// read is read again at every start, not taken from the copy. Why a read
+// failed is not a property of the file's stamp alone (the folder moved,
+// so the message's path is another; a transient error such as too many
+// open files; another user who may read it): trusting the copy's message
+// would report a stale reason, or hide a readable entry until its file
+// changes.
+func TestStampedIndexRereadsUnreadable(t *testing.T) {
+	ctx := context.Background()
+	parent := t.TempDir()
+	a := filepath.Join(parent, "a")
+	writeEntryFile(t, a, "notes", "good", "a readable note about otters")
+	writeEntryFile(t, a, "bad", "frontmatter", "---\ntags: [unclosed\n---\nbody\n")
+	settle(t, a)
+	load := func(dir string) []string {
+		t.Helper()
+		st, err := fs.Open(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		e := retrieve.New(st, retrieve.Options{Stamped: st})
+		defer e.Close() // waits for the save
+		stats, err := e.Load(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msgs []string
+		for _, err := range stats.Skipped {
+			msgs = append(msgs, err.Error())
+		}
+		return msgs
+	}
+	if got := load(a); len(got) != 1 || !strings.Contains(got[0], a) {
+		t.Fatalf("first load skipped %q, want one message naming %s", got, a)
+	}
+	if _, err := os.Stat(filepath.Join(a, ".recall", "index")); err != nil {
+		t.Fatalf("no copy saved: %v", err)
+	}
+	// The whole folder moves: renaming it keeps every file's stamp.
+	b := filepath.Join(parent, "b")
+	if err := os.Rename(a, b); err != nil {
+		t.Fatal(err)
+	}
+	got := load(b)
+	if len(got) != 1 || !strings.Contains(got[0], b) || strings.Contains(got[0], a+string(filepath.Separator)) {
+		t.Errorf("after the folder moved, skipped %q, want one message naming %s", got, b)
+	}
+}
+
+// TestStampedIndexPrivateToItsUser: the copy holds the content of every
+// entry its writer could read, whatever the entry files' modes say, so it
+// is readable by its writer only, and a copy another user wrote is not
+// trusted (that user may read files this one may not, and the reverse):
+// the load then reads every file itself.
+func TestStampedIndexPrivateToItsUser(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no file owners")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	writeEntryFile(t, dir, "notes", "private", "a secret about otters")
+	writeEntryFile(t, dir, "notes", "public", "a note about beavers")
+	settle(t, dir)
+	st := openFolder(t, dir, false)
+	load := func() int {
+		t.Helper()
+		c := &readCounter{Store: st}
+		e := retrieve.New(st, retrieve.Options{Stamped: c})
+		if _, err := e.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		e.Close() // waits for the save
+		return int(c.read.Load())
+	}
+	if n := load(); n != 2 {
+		t.Fatalf("first load read %d files, want 2", n)
+	}
+	copyPath := filepath.Join(dir, ".recall", "index")
+	fi, err := os.Stat(copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("the copy's mode is %v, want no access for group and others", fi.Mode().Perm())
+	}
+	if n := load(); n != 0 {
+		t.Fatalf("load from its own copy read %d files, want 0", n)
+	}
+	if err := os.Chown(copyPath, os.Geteuid()+1000, -1); err != nil {
+		t.Skipf("chown: %v", err)
+	}
+	if n := load(); n != 2 {
+		t.Errorf("load beside another user's copy read %d files, want 2 (the copy not trusted)", n)
 	}
 }

@@ -118,3 +118,36 @@ func TestListWithoutIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestListCategoryNFC: a category is normalised to NFC on input (SPEC §1),
+// so List of a category typed in another normal form lists its entries,
+// on every path (the store's keys, a whole read, the index) alike.
+func TestListCategoryNFC(t *testing.T) {
+	ctx := context.Background()
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			if err := st.Put(ctx, store.Entry{Category: "caf\u00e9", Name: "menu", Content: "soup"}); err != nil {
+				t.Fatal(err)
+			}
+			indexed := service.New(st, service.Options{})
+			if err := indexed.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			defer indexed.Close()
+			waitIndexed(t, indexed)
+			for what, m := range map[string]*service.Memory{
+				"keys":  service.New(st, service.Options{}),
+				"whole": service.New(plainStore{st}, service.Options{}),
+				"index": indexed,
+			} {
+				p, err := m.List(ctx, service.ListRequest{Category: "cafe\u0301"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Total != 1 || len(p.Entries) != 1 || p.Entries[0].Category != "caf\u00e9" {
+					t.Errorf("%s: List of the category in NFD: %+v, want its one entry", what, p)
+				}
+			}
+		})
+	}
+}

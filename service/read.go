@@ -82,6 +82,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 		if err := store.ValidateName("category", req.Category); err != nil {
 			return ListPage{}, err
 		}
+		req.Category, _ = store.NormalizeKey(req.Category, "") // NFC, as stored
 	}
 	limit := req.Limit
 	switch {

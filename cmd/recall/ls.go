@@ -54,6 +54,7 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 				if err := store.ValidateName("category", category); err != nil {
 					return err
 				}
+				category, _ = store.NormalizeKey(category, "") // NFC, as stored
 			}
 			if cmd.Flags().Changed("limit") || o.cursor != "" {
 				if o.limit < 1 || o.limit > service.MaxListLimit {

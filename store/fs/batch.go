@@ -41,7 +41,8 @@ const batchChunk = 1024
 // entry's file, fsyncs each folder it renamed into once, and releases the
 // locks. The temp files are made durable by one syncfs(2) of the file
 // system where canSyncFS allows it, else by an fsync of each file as it is
-// written.
+// written (so is a file on another file system than the root's, in a
+// category folder that is a mount point: the root's syncfs misses it).
 //
 // After a crash mid-batch each entry is absent (or its old version) or
 // complete: no file is renamed into place before its content is durable,
@@ -83,6 +84,9 @@ func (s *Store) PutBatch(ctx context.Context, entries []store.Entry) error {
 	slices.SortFunc(todo, func(a, b store.Entry) int {
 		return cmp.Or(strings.Compare(a.Category, b.Category), strings.Compare(a.Name, b.Name))
 	})
+	if err := s.checkBatchCase(todo); err != nil {
+		return fmt.Errorf("put batch: %w", err)
+	}
 	for chunk := range slices.Chunk(todo, batchChunk) {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("put batch: %w", err)
@@ -196,6 +200,44 @@ func (s *Store) putChunk(ctx context.Context, es []store.Entry) error {
 		}
 	}
 	return firstErr
+}
+
+// checkBatchCase is checkCase among the entries of one batch: on a
+// case-insensitive file system two of them whose paths differ only by case
+// at some level would be one file (or one folder) there, and the later
+// rename would replace the other acknowledged entry. checkCase, at each
+// write, sees only what is on disk already.
+func (s *Store) checkBatchCase(es []store.Entry) error {
+	if s.foldsCase() != CaseInsensitive {
+		return nil
+	}
+	seen := make(map[string]string, len(es)) // folded path prefix -> its spelling
+	for _, e := range es {
+		var segs []string
+		if e.Category != RootCategory {
+			segs = strings.Split(e.Category, "/")
+		}
+		segs = append(segs, e.Name+ext)
+		for i := range segs {
+			p := strings.Join(segs[:i+1], "/")
+			f := strings.ToLower(strings.ToUpper(p))
+			q, ok := seen[f]
+			if !ok {
+				seen[f] = p
+				continue
+			}
+			if q == p || !strings.EqualFold(q, p) {
+				continue
+			}
+			field, value := "category", e.Category
+			if i == len(segs)-1 {
+				field, value = "name", e.Name
+			}
+			return &store.FieldError{Field: field, Value: value,
+				Reason: fmt.Sprintf("differs only by case from %q in the same batch, and this folder's file system does not tell case apart", strings.TrimSuffix(q, ext))}
+		}
+	}
+	return nil
 }
 
 // writeChunkFile renders e (whose lock the caller holds) and writes its temp

@@ -401,3 +401,35 @@ func TestLockEntriesOrder(t *testing.T) {
 		t.Fatal("the batch never got its locks")
 	}
 }
+
+// TestPutBatchRefusesCaseTwins: on a case-insensitive file system two
+// identities of one batch that differ only by case (in the name, or in a
+// category level) would be one file, or one folder, there: the second
+// rename would replace the first entry, acknowledged, or file a note
+// under the other's spelling. Put refuses the second of two such writes
+// (checkCase); PutBatch refuses the batch before writing anything.
+func TestPutBatchRefusesCaseTwins(t *testing.T) {
+	for _, twins := range [][2]store.Key{
+		{{Category: "Trips", Name: "Kyoto"}, {Category: "Trips", Name: "kyoto"}},
+		{{Category: "Trips", Name: "Kyoto"}, {Category: "trips", Name: "Osaka"}},
+		{{Category: "a/Deep", Name: "x"}, {Category: "a/deep/er", Name: "y"}},
+	} {
+		s, err := Open(t.TempDir(), &Options{Case: CaseInsensitive})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.PutBatch(ctx, []store.Entry{
+			{Category: "other", Name: "fine", Content: "unrelated"},
+			{Category: twins[0].Category, Name: twins[0].Name, Content: "first"},
+			{Category: twins[1].Category, Name: twins[1].Name, Content: "second"},
+		})
+		var fe *store.FieldError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "case") {
+			t.Errorf("%v: PutBatch = %v, want a FieldError about case", twins, err)
+		}
+		for e, err := range s.All(ctx) {
+			t.Errorf("%v: found %s (%v) after a refused batch", twins, e.Key(), err)
+		}
+		s.Close()
+	}
+}

@@ -11,3 +11,6 @@ const (
 )
 
 func deviceOf(iofs.FileInfo) (uint64, bool) { return 0, false }
+
+// ownedByUs reports true: there are no owners to tell apart.
+func ownedByUs(iofs.FileInfo) bool { return true }

@@ -4,6 +4,7 @@ package fs
 
 import (
 	iofs "io/fs"
+	"os"
 	"syscall"
 )
 
@@ -21,4 +22,10 @@ func deviceOf(fi iofs.FileInfo) (uint64, bool) {
 		return 0, false
 	}
 	return uint64(st.Dev), true //nolint:unconvert // int32 on some platforms
+}
+
+// ownedByUs reports whether a file belongs to the process's effective user.
+func ownedByUs(fi iofs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Geteuid()
 }

@@ -140,12 +140,20 @@ func (s *Store) writeTemp(dir, base string, data []byte, perm iofs.FileMode, syn
 			return fail(err)
 		}
 	}
+	fi, statErr := f.Stat()
+	if !sync && (statErr != nil || !s.onRootDevice(fi)) {
+		// One syncfs of the root's file system does not cover a file on
+		// another (a category folder that is a mount point).
+		sync = true
+	}
 	if sync {
 		if err := f.Sync(); err != nil {
 			return fail(err)
 		}
+		if testHookTempSynced != nil {
+			testHookTempSynced(filepath.Join(dir, base))
+		}
 	}
-	fi, statErr := f.Stat()
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
 		return tempFile{}, err
@@ -157,6 +165,25 @@ func (s *Store) writeTemp(dir, base string, data []byte, perm iofs.FileMode, syn
 		t.own = stateOf(fi)
 	}
 	return t, nil
+}
+
+// testHookTempSynced, when set by a test, is called with the entry's path
+// after writeTemp fsynced its temp file.
+var testHookTempSynced func(final string)
+
+// onRootDevice reports whether fi is on the root's file system (true when
+// that is unknown).
+func (s *Store) onRootDevice(fi iofs.FileInfo) bool {
+	dev, ok := deviceOf(fi)
+	return !ok || s.rootDev == 0 || dev == s.rootDev
+}
+
+// sameDevice reports whether a and b are on one file system (true when
+// that is unknown).
+func sameDevice(a, b iofs.FileInfo) bool {
+	da, ok1 := deviceOf(a)
+	db, ok2 := deviceOf(b)
+	return !ok1 || !ok2 || da == db
 }
 
 // commitTemp renames a durable temp file over its entry's file; on error

@@ -73,3 +73,29 @@ func TestVectorFileNotRegular(t *testing.T) {
 		t.Errorf("the link's target changed: %q", b)
 	}
 }
+
+// A named pipe where the index copy's probe file belongs
+// (.recall/index.clock) must not hang AllStamped: the stamps are then
+// empty, and every entry is read.
+func TestFIFOProbeNeverHangs(t *testing.T) {
+	s := openTemp(t)
+	writeFile(t, filepath.Join(s.root, "a", "ok.md"), "fine")
+	if err := os.MkdirAll(filepath.Join(s.root, ".recall"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(s.root, ".recall", "index.clock"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	within(t, 5*time.Second, "AllStamped beside a named pipe probe", func() {
+		n := 0
+		for it, err := range s.AllStamped(ctx, func(store.Key, string) bool { return true }) {
+			if err != nil || it.Cached || it.Stamp != "" || it.Entry.Content != "fine" {
+				t.Errorf("AllStamped = %+v, %v; want a:ok read, without a stamp", it, err)
+			}
+			n++
+		}
+		if n != 1 {
+			t.Errorf("AllStamped yielded %d items, want 1", n)
+		}
+	})
+}

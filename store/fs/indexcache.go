@@ -31,7 +31,11 @@ var _ store.StampedIndexCache = (*Store)(nil)
 // of All and of Watch), written whole to a temp file in .recall and
 // renamed over the old one, so a reader finds one copy or the other. It
 // is not fsynced: it is disposable, and its reader checks its length and
-// checksum, so a copy that a crash damaged is rebuilt.
+// checksum, so a copy that a crash damaged is rebuilt. It holds the
+// content of every entry its writer could read, whatever the entry
+// files' modes, so it is readable by that user only (mode 0600), and a
+// copy another user owns is not loaded: that user's reads are not this
+// one's.
 //
 // A stamp is the entry file's size, modification time and, where the
 // system has them (Linux), its inode and change time, from one lstat per
@@ -48,7 +52,9 @@ var _ store.StampedIndexCache = (*Store)(nil)
 // or change time is not before that gets an empty stamp, which no reader
 // trusts, so it is read at every start until a later walk finds it older
 // than its probe. When the probe cannot be written (a read-only folder),
-// every stamp is empty.
+// every stamp is empty, and so is the stamp of a file on another file
+// system than the probe's (a category folder that is a mount point): its
+// times are not comparable with the probe's.
 
 const (
 	indexFile = "index"
@@ -69,7 +75,7 @@ func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp st
 			yield(store.StampedEntry{}, err)
 			return
 		}
-		clock, clockOK := s.probeClock()
+		clock, clockFS, clockOK := s.probeClock()
 		type item struct {
 			path, category, name string
 			err                  error
@@ -99,7 +105,10 @@ func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp st
 				switch {
 				case errors.Is(err, iofs.ErrNotExist):
 					it.gone = true // deleted since the listing
-				case err == nil && clockOK && fi.Mode().IsRegular():
+				case err == nil && clockOK && fi.Mode().IsRegular() && sameDevice(fi, clockFS):
+					// The probe's time is its file system's: a file on
+					// another (below a mount point) has its own clock
+					// granularity, so no stamp.
 					it.stamp = makeStamp(buf[:0], fi, clock)
 				}
 			}
@@ -163,30 +172,35 @@ func parallel(n int, fn func(lo, hi int)) {
 }
 
 // probeClock writes the probe file and returns its modification time in
-// nanoseconds: the file system's clock, now.
-func (s *Store) probeClock() (int64, bool) {
+// nanoseconds (the file system's clock, now) and the probe's file info
+// (its device).
+func (s *Store) probeClock() (int64, iofs.FileInfo, bool) {
 	dir := s.recallDir()
 	if err := s.checkRecallDir(dir); err != nil {
-		return 0, false
+		return 0, nil, false
 	}
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
-		return 0, false
+		return 0, nil, false
 	}
-	f, err := os.OpenFile(filepath.Join(dir, clockFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow, 0o666)
+	// Never blocking on a named pipe put there.
+	f, err := os.OpenFile(filepath.Join(dir, clockFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow|openNonBlock, 0o666)
 	if err != nil {
-		return 0, false
+		return 0, nil, false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0, nil, false
+	}
 	// A write, unlike a truncation of an empty file, always moves the
 	// modification time.
 	if _, err := f.Write([]byte{'\n'}); err != nil {
-		return 0, false
+		return 0, nil, false
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return 0, false
+		return 0, nil, false
 	}
-	return fi.ModTime().UnixNano(), true
+	return fi.ModTime().UnixNano(), fi, true
 }
 
 // makeStamp returns the stamp of a regular file, or "" when it changed at
@@ -223,7 +237,12 @@ func (s *Store) SaveStampedIndex(ctx context.Context, data []byte) error {
 		return fmt.Errorf("save index: %w", err)
 	}
 	tmp := f.Name()
-	_, err = f.Write(data)
+	// The copy holds every entry its writer could read, whatever the
+	// entry files' modes: only that user may read it.
+	err = f.Chmod(0o600)
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -277,7 +296,9 @@ func (s *Store) LoadStampedIndex(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load index: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
+	if !fi.Mode().IsRegular() || !ownedByUs(fi) {
+		// Another user's copy holds what that user could read, which is
+		// not what this one can: not trusted.
 		return nil, nil
 	}
 	b := make([]byte, fi.Size())
