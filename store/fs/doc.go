@@ -244,10 +244,6 @@
 //     (a folder a/b.md/ for entry a:b) fails with an error wrapping
 //     ErrMalformed naming the folder; so does a Put below a plain file that
 //     sits where a category folder belongs.
-//   - Watching (Store.Watch) still follows only the top level of category
-//     folders, the layout before categories nested: outside edits of
-//     nested notes and of notes in the root raise the revision only after
-//     a Rebuild or a restart.
 //   - Timestamps that Put sets itself are in UTC, to the second; times the
 //     caller gives are written at full precision in their own offset.
 //   - Windows is not tested: there, folders are not fsynced and a rename
@@ -259,7 +255,13 @@
 //     that keeps the size and puts the modification time back (touch -r)
 //     is not seen by a process that starts from the copy; delete
 //     .recall/index (or run recall reindex) after such an edit. On Linux
-//     the change time, which no one but the kernel sets, gives it away.
+//     the change time, which no one but the kernel sets, gives it away,
+//     and stamps are used only on local file systems (ext2/3/4, XFS,
+//     Btrfs, F2FS, ZFS, bcachefs, tmpfs, overlayfs): on NFS or SMB, whose
+//     lstat may answer from attributes cached for up to a minute, every
+//     start reads every note. Outside Linux the file system is not
+//     checked: there, keep the copy off network shares by running
+//     recall reindex after another machine's edits.
 //     The copy takes about the size of the notes' text again (118 MB for
 //     100k notes of 120 words).
 //   - Watching compares sizes and modification times. On a file system

@@ -52,7 +52,8 @@ var _ store.StampedIndexCache = (*Store)(nil)
 // or change time is not before that gets an empty stamp, which no reader
 // trusts, so it is read at every start until a later walk finds it older
 // than its probe. When the probe cannot be written (a read-only folder),
-// every stamp is empty, and so is the stamp of a file on another file
+// or sits on a file system whose times a stamp cannot trust (NFS, SMB,
+// FUSE: see stampsTrusted), every stamp is empty, and so is the stamp of a file on another file
 // system than the probe's (a category folder that is a mount point): its
 // times are not comparable with the probe's.
 
@@ -180,6 +181,9 @@ func (s *Store) probeClock() (int64, iofs.FileInfo, bool) {
 		return 0, nil, false
 	}
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
+		return 0, nil, false
+	}
+	if !stampsTrusted(dir) {
 		return 0, nil, false
 	}
 	// Never blocking on a named pipe put there.
