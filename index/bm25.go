@@ -122,6 +122,21 @@ func (l *plist) tf(i int) uint32 {
 // bigAt returns the exact tf of the i-th posting, which is escaped.
 func (l *plist) bigAt(i int) uint32 { return l.big.get(l.at + uint32(i)) }
 
+// plainEnd returns the position of l's first escaped tf at or after lo,
+// or len(l.docs): tfs[lo:plainEnd(lo)] are the exact tfs, for loops that
+// keep the escape test (and the call it may make) out of their body.
+func (l *plist) plainEnd(lo int) int {
+	pos := l.big.pos
+	if len(pos) == 0 {
+		return len(l.docs)
+	}
+	i, _ := slices.BinarySearch(pos, l.at+uint32(lo))
+	if i < len(pos) && pos[i] < l.at+uint32(len(l.docs)) {
+		return int(pos[i] - l.at)
+	}
+	return len(l.docs)
+}
+
 // sub returns the postings [lo, hi) of l.
 func (l *plist) sub(lo, hi int) plist {
 	return plist{docs: l.docs[lo:hi:hi], tfs: l.tfs[lo:hi:hi], at: l.at + uint32(lo), big: l.big}

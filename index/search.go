@@ -333,17 +333,21 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		docs, tfs := q.list.docs, q.list.tfs
 		tfs = tfs[:len(docs)]
 		if s.nDead == 0 {
-			for i, d := range docs {
-				tf := uint32(tfs[i])
-				if tf == tfEscape {
-					tf = q.list.bigAt(i)
+			// Runs of plain tfs, each followed by at most one escaped.
+			for lo := 0; lo < len(docs); {
+				hi := q.list.plainEnd(lo)
+				touched = accumulate(docs[lo:hi], tfs[lo:hi], idf, c0, c1, lens, scores, masks, bit, touched)
+				if hi < len(docs) {
+					d := docs[hi]
+					v := weight(idf, float64(q.list.bigAt(hi)), c0, c1, lens[d])
+					if scores[d] == 0 {
+						touched = append(touched, d)
+					}
+					scores[d] += v
+					masks[d] |= bit
+					hi++
 				}
-				v := weight(idf, float64(tf), c0, c1, lens[d])
-				if scores[d] == 0 {
-					touched = append(touched, d)
-				}
-				scores[d] += v
-				masks[d] |= bit
+				lo = hi
 			}
 			continue
 		}
@@ -427,6 +431,28 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 	}
 	s.overlayScores(p, fn)
 	return nil
+}
+
+// accumulate adds the weights of the postings docs, tfs (plain tfs, no
+// tfEscape) to scores, sets bit in masks and appends the documents it
+// touches first to touched. touched grows before the loop, so that the
+// loop makes no call and the compiler keeps its values in registers.
+func accumulate(docs []uint32, tfs []uint8, idf, c0, c1 float64, lens []uint32, scores []float64, masks []uint64, bit uint64, touched []uint32) []uint32 {
+	tfs = tfs[:len(docs)]
+	masks, lens = masks[:len(scores)], lens[:len(scores)] // one length to check
+	n := len(touched)
+	touched = slices.Grow(touched, len(docs))
+	out := touched[:cap(touched)]
+	for i, d := range docs {
+		v := weight(idf, float64(tfs[i]), c0, c1, lens[d])
+		if scores[d] == 0 {
+			out[n] = d
+			n++
+		}
+		scores[d] += v
+		masks[d] |= bit
+	}
+	return out[:n]
 }
 
 // oneList is the exhaustive top k of a query with one base list: a
