@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,6 +30,24 @@ func TestLargeTermFreq(t *testing.T) {
 	loaded, _, err := Decode(Encode(built, nil), Spec(), 1)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// With a dead document the exhaustive scorer takes its other loop:
+	// the same answer as a build without the document.
+	del := built.Without(2, "fill", "f7")
+	fresh := Build(2, Spec(), slices.DeleteFunc(slices.Clone(in), func(x Input) bool { return x.Name == "f7" }))
+	for _, q := range []string{"zeta", "zeta rare"} {
+		for _, pr := range []Pruning{PruneNever, PruneAlways} {
+			a, _ := del.Top(TopQuery{Terms: del.Terms(q), Limit: 0, Pruning: pr})
+			b, _ := fresh.Top(TopQuery{Terms: fresh.Terms(q), Limit: 0, Pruning: pr})
+			if len(a) != len(b) {
+				t.Fatalf("%q after a delete: %d hits, want %d", q, len(a), len(b))
+			}
+			for i := range a {
+				if a[i].Doc.Name != b[i].Doc.Name || a[i].Score != b[i].Score {
+					t.Fatalf("%q after a delete #%d: %s %v, want %s %v", q, i, a[i].Doc.Name, a[i].Score, b[i].Doc.Name, b[i].Score)
+				}
+			}
+		}
 	}
 	for _, s := range []*Snapshot{built, loaded} {
 		zeta, rare := s.Terms("zeta")[0], s.Terms("rare")[0]
