@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"slices"
 	"sync"
 )
@@ -64,20 +65,113 @@ func (s *Snapshot) ovDocOf(d *Doc) *ovDoc {
 // computed once when the document is indexed.
 func (d *Doc) TokensEst() int { return int(d.est) }
 
+// posting is one (doc, tf) pair while a build collects a term's list; the
+// segment keeps its postings as parallel arrays (see segment).
 type posting struct {
 	doc uint32
 	tf  uint32
 }
+
+// tfEscape in a segment's tf array stands for a tf of 255 or more, whose
+// exact value is in the segment's bigTF table.
+const tfEscape = 255
+
+// bigTFs holds the tfs of 255 or more, by position in the segment's
+// posting arrays: rare (a word repeated 255 times in one entry).
+type bigTFs struct {
+	pos []uint32 // sorted
+	tf  []uint32
+}
+
+// get returns the tf of the posting at position p, which must be escaped.
+func (b *bigTFs) get(p uint32) uint32 {
+	i, _ := slices.BinarySearch(b.pos, p)
+	return b.tf[i]
+}
+
+// add records the tf of the posting at position p, past every position
+// recorded so far, and returns the byte the tf array stores for it.
+func (b *bigTFs) add(p, tf uint32) uint8 {
+	if tf < tfEscape {
+		return uint8(tf)
+	}
+	b.pos = append(b.pos, p)
+	b.tf = append(b.tf, tf)
+	return tfEscape
+}
+
+// plist is one term's posting list: its docs (ascending) and their tfs,
+// parallel subslices of the segment's arrays, and where they start there
+// (for the escaped tfs). Scoring loops read docs[i] and tfs[i] and call
+// bigAt only for tfs[i] == tfEscape.
+type plist struct {
+	docs []uint32
+	tfs  []uint8
+	at   uint32
+	big  *bigTFs
+}
+
+// tf returns the tf of the i-th posting.
+func (l *plist) tf(i int) uint32 {
+	if t := l.tfs[i]; t != tfEscape {
+		return uint32(t)
+	}
+	return l.bigAt(i)
+}
+
+// bigAt returns the exact tf of the i-th posting, which is escaped.
+func (l *plist) bigAt(i int) uint32 { return l.big.get(l.at + uint32(i)) }
+
+// plainEnd returns the position of l's first escaped tf at or after lo,
+// or len(l.docs): tfs[lo:plainEnd(lo)] are the exact tfs, for loops that
+// keep the escape test (and the call it may make) out of their body.
+func (l *plist) plainEnd(lo int) int {
+	pos := l.big.pos
+	if len(pos) == 0 {
+		return len(l.docs)
+	}
+	i, _ := slices.BinarySearch(pos, l.at+uint32(lo))
+	if i < len(pos) && pos[i] < l.at+uint32(len(l.docs)) {
+		return int(pos[i] - l.at)
+	}
+	return len(l.docs)
+}
+
+// sub returns the postings [lo, hi) of l.
+func (l *plist) sub(lo, hi int) plist {
+	return plist{docs: l.docs[lo:hi:hi], tfs: l.tfs[lo:hi:hi], at: l.at + uint32(lo), big: l.big}
+}
+
+// list returns term id's postings.
+func (seg *segment) list(id uint32) plist {
+	a, b := seg.starts[id], seg.starts[id+1]
+	return plist{docs: seg.pdocs[a:b:b], tfs: seg.ptfs[a:b:b], at: a, big: &seg.bigTF}
+}
+
+// listLen returns the length of term id's list.
+func (seg *segment) listLen(id uint32) int { return int(seg.starts[id+1] - seg.starts[id]) }
+
+// nTerms is the number of terms with a list.
+func (seg *segment) nTerms() int { return len(seg.starts) - 1 }
 
 type docKey struct{ category, name string }
 
 // segment is an immutable inverted index over a set of docs.
 type segment struct {
 	docs     []Doc
-	keys     keyTable    // identity → ord
-	terms    termDict    // term text → id (terms.go)
-	postings [][]posting // by term id, sorted by doc
+	keys     keyTable // identity → ord
+	terms    termDict // term text → id (terms.go)
 	totalLen uint64
+
+	// The postings of every term, one list after the other in term id
+	// order, as parallel arrays (5 bytes a posting): term id's list is
+	// [starts[id], starts[id+1]), its docs ascending; a tf of 255 or more
+	// is stored as tfEscape and found in bigTF. len(starts) is the number
+	// of terms + 1.
+	pdocs  []uint32
+	ptfs   []uint8
+	starts []uint32
+	bigTF  bigTFs
 
 	// lens is |D| by doc, dense: the scoring loops read it once per
 	// posting, and a 4-byte array stays in cache where the Doc records
@@ -187,19 +281,29 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 			}
 		}
 	}
-	// Pack every list into one array: append's slack would otherwise cost
-	// up to half the postings memory for as long as the snapshot lives.
+	// Pack every list into the segment's arrays, exactly sized: append's
+	// slack would otherwise cost up to half the postings memory for as
+	// long as the snapshot lives.
 	total := 0
 	for _, l := range lists {
 		total += len(l)
 	}
-	flat := make([]posting, 0, total)
-	seg.postings = make([][]posting, len(lists))
-	for id, l := range lists {
-		start := len(flat)
-		flat = append(flat, l...)
-		seg.postings[id] = flat[start:len(flat):len(flat)]
+	if total > math.MaxUint32 {
+		panic("index: more than 2^32 postings in one segment")
 	}
+	seg.pdocs = make([]uint32, 0, total)
+	seg.ptfs = make([]uint8, 0, total)
+	seg.starts = make([]uint32, 1, len(lists)+1)
+	for id, l := range lists {
+		for _, p := range l {
+			seg.ptfs = append(seg.ptfs, seg.bigTF.add(uint32(len(seg.pdocs)), p.tf))
+			seg.pdocs = append(seg.pdocs, p.doc)
+		}
+		seg.starts = append(seg.starts, uint32(len(seg.pdocs)))
+		lists[id] = nil
+	}
+	seg.bigTF.pos = slices.Clip(seg.bigTF.pos)
+	seg.bigTF.tf = slices.Clip(seg.bigTF.tf)
 	seg.terms.done()
 	seg.buildBounds()
 	return seg
@@ -281,14 +385,12 @@ func (s *Snapshot) TermFreq(d *Doc, term string) int {
 	if !ok {
 		return 0
 	}
-	list := s.base.postings[id]
-	i, found := slices.BinarySearchFunc(list, uint32(d.ord), func(p posting, doc uint32) int {
-		return int(p.doc) - int(doc)
-	})
+	l := s.base.list(id)
+	i, found := findPosting(l.docs, uint32(d.ord))
 	if !found {
 		return 0
 	}
-	return int(list[i].tf)
+	return int(l.tf(i))
 }
 
 // MatchedTerms returns the terms (sorted, distinct, as given) present in d.

@@ -39,30 +39,30 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 	if v, ok := seg.impacts.Load(id); ok {
 		return v.(*impactOrder)
 	}
-	l := seg.postings[id]
-	io := &impactOrder{docs: make([]uint32, len(l))}
+	l := seg.list(id)
+	io := &impactOrder{docs: make([]uint32, len(l.docs))}
 	fits := true
-	for _, po := range l {
-		if po.tf >= 1<<8 || seg.lens[po.doc] >= 1<<24 {
+	for i, d := range l.docs {
+		if l.tfs[i] == tfEscape || seg.lens[d] >= 1<<24 {
 			fits = false
 			break
 		}
 	}
 	if fits {
 		// One integer key per posting: tf descending, |D|, doc.
-		keys := make([]uint64, len(l))
-		for i, po := range l {
-			keys[i] = uint64(255-po.tf)<<56 | uint64(seg.lens[po.doc])<<32 | uint64(po.doc)
+		keys := make([]uint64, len(l.docs))
+		for i, d := range l.docs {
+			keys[i] = uint64(255-l.tfs[i])<<56 | uint64(seg.lens[d])<<32 | uint64(d)
 		}
 		slices.Sort(keys)
 		for i, k := range keys {
 			io.docs[i] = uint32(k)
 		}
 	} else {
-		tfs := make(map[uint32]uint32, len(l))
-		for i, po := range l {
-			io.docs[i] = po.doc
-			tfs[po.doc] = po.tf
+		tfs := make(map[uint32]uint32, len(l.docs))
+		for i, d := range l.docs {
+			io.docs[i] = d
+			tfs[d] = l.tf(i)
 		}
 		slices.SortFunc(io.docs, func(a, b uint32) int {
 			if ta, tb := tfs[a], tfs[b]; ta != tb {
@@ -79,8 +79,8 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 	}
 	// The groups: each document's tf, found in the list.
 	for i, d := range io.docs {
-		j, _ := findPosting(l, d)
-		tf := l[j].tf
+		j, _ := findPosting(l.docs, d)
+		tf := l.tf(j)
 		if n := len(io.groups); n == 0 || io.groups[n-1].tf != tf {
 			io.groups = append(io.groups, impactGroup{tf: tf, start: uint32(i)})
 		}
@@ -98,16 +98,16 @@ func (s *Snapshot) useImpact(p *plan, q TopQuery) (li, others int, ok bool) {
 	}
 	li = -1
 	for j, t := range p.qt {
-		if len(t.list) >= impactMin && (li < 0 || len(t.list) > len(p.qt[li].list)) {
+		if len(t.list.docs) >= impactMin && (li < 0 || len(t.list.docs) > len(p.qt[li].list.docs)) {
 			if li >= 0 {
-				others += len(p.qt[li].list)
+				others += len(p.qt[li].list.docs)
 			}
 			li = j
 			continue
 		}
-		others += len(t.list)
+		others += len(t.list.docs)
 	}
-	if li < 0 || others*impactShare > len(p.qt[li].list) {
+	if li < 0 || others*impactShare > len(p.qt[li].list.docs) {
 		return 0, 0, false
 	}
 	return li, others, true
@@ -144,10 +144,10 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		if j == li {
 			continue
 		}
-		for _, po := range p.qt[j].list {
-			if seen[po.doc] == 0 {
-				seen[po.doc] = 1
-				touched = append(touched, po.doc)
+		for _, d := range p.qt[j].list.docs {
+			if seen[d] == 0 {
+				seen[d] = 1
+				touched = append(touched, d)
 			}
 		}
 	}
@@ -166,8 +166,8 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		for j := range p.qt {
 			q := &p.qt[j]
 			pos[j] = seek(q, pos[j], d)
-			if i := pos[j]; i < len(q.list) && q.list[i].doc == d {
-				score += weight(q.idf, float64(q.list[i].tf), c0, c1, dl)
+			if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
+				score += weight(q.idf, float64(q.list.tf(i)), c0, c1, dl)
 				mask |= 1 << q.ti
 			}
 		}
@@ -224,8 +224,8 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 // pos whose doc is at least d: by the block ends, then a binary search in
 // the block.
 func seek(q *qterm, pos int, d uint32) int {
-	l := q.list
-	if pos >= len(l) || l[pos].doc >= d {
+	l := q.list.docs
+	if pos >= len(l) || l[pos] >= d {
 		return pos
 	}
 	if len(q.blocks) == 0 { // bounds not filled in: the plain search

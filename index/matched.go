@@ -51,8 +51,8 @@ func (s *Snapshot) appendMatchedAll(dst [][]string, hits []Scored, terms []strin
 	for ti := 64; ti < len(terms); ti++ {
 		t := terms[ti]
 		if id, ok := s.base.terms.id(t); ok && len(mark) > 0 {
-			for _, p := range s.base.postings[id] {
-				if i, ok := mark[p.doc]; ok {
+			for _, d := range s.base.list(id).docs {
+				if i, ok := mark[d]; ok {
 					out[i] = append(out[i], t)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"slices"
 )
 
 // A persisted snapshot is a disposable copy of a base segment that a
@@ -62,10 +63,7 @@ func Encode(s *Snapshot, meta []byte) []byte {
 		d := &seg.docs[i]
 		size += len(d.Category) + len(d.Name) + len(d.Content) + 16
 	}
-	size += len(seg.terms.text) + 4*seg.terms.Len()
-	for _, l := range seg.postings {
-		size += 3 * len(l)
-	}
+	size += len(seg.terms.text) + 4*seg.terms.Len() + 3*len(seg.pdocs)
 	b := make([]byte, persistHeader, persistHeader+size)
 	b = binary.AppendUvarint(b, s.rev)
 	b = appendBytes(b, s.tok.Name())
@@ -92,21 +90,18 @@ func Encode(s *Snapshot, meta []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(d.est))
 	}
 	b = binary.AppendUvarint(b, uint64(seg.terms.Len()))
-	total := 0
-	for _, l := range seg.postings {
-		total += len(l)
-	}
-	b = binary.AppendUvarint(b, uint64(total))
+	b = binary.AppendUvarint(b, uint64(len(seg.pdocs)))
 	b = binary.AppendUvarint(b, uint64(len(seg.terms.text)))
 	b = append(b, seg.terms.text...)
-	for id, l := range seg.postings {
+	for id := range seg.nTerms() {
+		l := seg.list(uint32(id))
 		b = binary.AppendUvarint(b, uint64(len(seg.terms.term(uint32(id)))))
-		b = binary.AppendUvarint(b, uint64(len(l)))
+		b = binary.AppendUvarint(b, uint64(len(l.docs)))
 		prev := uint32(0)
-		for _, p := range l {
-			b = binary.AppendUvarint(b, uint64(p.doc-prev))
-			b = binary.AppendUvarint(b, uint64(p.tf))
-			prev = p.doc
+		for i, d := range l.docs {
+			b = binary.AppendUvarint(b, uint64(d-prev))
+			b = binary.AppendUvarint(b, uint64(l.tf(i)))
+			prev = d
 		}
 	}
 	copy(b, persistMagic)
@@ -179,8 +174,10 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		r.err = errors.New("document text left over")
 	}
 	nt := r.count(2)
-	seg.postings = make([][]posting, 0, nt)
-	flat := make([]posting, 0, r.count(2))
+	np := r.count(2)
+	seg.pdocs = make([]uint32, 0, np)
+	seg.ptfs = make([]uint8, 0, np)
+	seg.starts = make([]uint32, 1, nt+1)
 	tlen := r.uvarint()
 	if r.err == nil && tlen > uint64(len(r.b)) {
 		r.err = errors.New("truncated")
@@ -191,7 +188,6 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		r.b = r.b[tlen:]
 	}
 	end := uint64(0)
-	starts := make([]int, 0, nt+1)
 	for id := 0; id < nt && r.err == nil; id++ {
 		end += r.uvarint()
 		if end > uint64(len(seg.terms.text)) {
@@ -202,9 +198,8 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 			r.err = err
 			break
 		}
-		np := r.count(2)
-		starts = append(starts, len(flat))
-		flat = r.postings(flat, np, uint64(len(seg.docs)))
+		r.postings(seg, r.count(2), uint64(len(seg.docs)))
+		seg.starts = append(seg.starts, uint32(len(seg.pdocs)))
 	}
 	if r.err == nil && (len(r.b) != 0 || end != uint64(len(seg.terms.text))) {
 		r.err = errors.New("trailing bytes")
@@ -212,10 +207,8 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	if r.err != nil {
 		return fail("%v", r.err)
 	}
-	starts = append(starts, len(flat))
-	for id := 0; id < nt; id++ {
-		seg.postings = append(seg.postings, flat[starts[id]:starts[id+1]:starts[id+1]])
-	}
+	seg.bigTF.pos = slices.Clip(seg.bigTF.pos)
+	seg.bigTF.tf = slices.Clip(seg.bigTF.tf)
 	seg.buildBounds()
 	seg.indexNames()
 	return &Snapshot{rev: rev, tok: tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}, meta, nil
@@ -246,11 +239,16 @@ func (r *reader) uvarint() uint64 {
 	return v
 }
 
-// postings appends np postings read from r (per posting the doc as a delta
-// from the previous one, and tf, uvarints) to flat; docs must be below
-// ndocs. A load spends most of its time here, so a posting whose two
+// postings appends one list of np postings read from r (per posting the
+// doc as a delta from the previous one, and tf, uvarints) to seg's posting
+// arrays; docs must be below ndocs, and the arrays hold fewer than 2^32
+// postings. A load spends most of its time here, so a posting whose two
 // values take one byte each, most of them, is read with one test.
-func (r *reader) postings(flat []posting, np int, ndocs uint64) []posting {
+func (r *reader) postings(seg *segment, np int, ndocs uint64) {
+	if uint64(len(seg.pdocs))+uint64(np) > math.MaxUint32 {
+		r.err = errors.New("too many postings")
+		return
+	}
 	b, i := r.b, 0
 	doc := uint64(0)
 	for j := 0; j < np; j++ {
@@ -284,10 +282,10 @@ func (r *reader) postings(flat []posting, np int, ndocs uint64) []posting {
 			break
 		}
 		doc += delta
-		flat = append(flat, posting{doc: uint32(doc), tf: uint32(tf)})
+		seg.ptfs = append(seg.ptfs, seg.bigTF.add(uint32(len(seg.pdocs)), uint32(tf)))
+		seg.pdocs = append(seg.pdocs, uint32(doc))
 	}
 	r.b = b[i:]
-	return flat
 }
 
 func (r *reader) u32() uint32 {

@@ -39,21 +39,23 @@ type termBound struct {
 // heap per term.
 func (seg *segment) buildBounds() {
 	nb := 0
-	for _, l := range seg.postings {
-		if len(l) > blockSize {
-			nb += (len(l) + blockSize - 1) / blockSize
+	for id := range seg.nTerms() {
+		if n := seg.listLen(uint32(id)); n > blockSize {
+			nb += (n + blockSize - 1) / blockSize
 			seg.longIDs = append(seg.longIDs, 0)
 		}
 	}
 	seg.longIDs = seg.longIDs[:0]
 	seg.blocks = make([]block, 0, nb)
-	for id, l := range seg.postings {
-		if len(l) <= blockSize {
+	for id := range seg.nTerms() {
+		if seg.listLen(uint32(id)) <= blockSize {
 			continue
 		}
+		l := seg.list(uint32(id))
+		n := len(l.docs)
 		tb := termBound{minLen: math.MaxUint32, blk: uint32(len(seg.blocks))}
-		for start := 0; start < len(l); start += blockSize {
-			b := seg.blockOf(l[start:min(start+blockSize, len(l))])
+		for start := 0; start < n; start += blockSize {
+			b := seg.blockOf(l.sub(start, min(start+blockSize, n)))
 			tb.maxTf = max(tb.maxTf, b.maxTf)
 			tb.minLen = min(tb.minLen, b.minLen)
 			seg.blocks = append(seg.blocks, b)
@@ -65,19 +67,19 @@ func (seg *segment) buildBounds() {
 }
 
 // blockOf computes the bound of a run of postings.
-func (seg *segment) blockOf(l []posting) block {
-	b := block{last: l[len(l)-1].doc, minLen: math.MaxUint32}
-	for _, p := range l {
-		b.maxTf = max(b.maxTf, p.tf)
-		b.minLen = min(b.minLen, seg.lens[p.doc])
+func (seg *segment) blockOf(l plist) block {
+	b := block{last: l.docs[len(l.docs)-1], minLen: math.MaxUint32}
+	for i, d := range l.docs {
+		b.maxTf = max(b.maxTf, l.tf(i))
+		b.minLen = min(b.minLen, seg.lens[d])
 	}
 	return b
 }
 
 // termBounds returns the bound and the blocks of term id's list.
 func (seg *segment) termBounds(id uint32) (termBound, []block) {
-	l := seg.postings[id]
-	if len(l) <= blockSize {
+	l := seg.list(id)
+	if len(l.docs) <= blockSize {
 		b := seg.blockOf(l)
 		return termBound{maxTf: b.maxTf, minLen: b.minLen, nblk: 1}, []block{b}
 	}
@@ -143,7 +145,7 @@ type qterm struct {
 	ti     int    // index in the query's terms
 	id     uint32 // base term id
 	idf    float64
-	list   []posting // base postings
+	list   plist // base postings
 	bound  termBound
 	blocks []block
 	ub     float64 // bound of the term's weight in any base doc
@@ -176,7 +178,7 @@ func (s *Snapshot) plan(terms []string) *plan {
 type topScratch struct {
 	p     plan
 	df    []int
-	lists [][]posting
+	lists []plist
 	ids   []uint32
 	cands []cand
 }
@@ -209,9 +211,9 @@ func (s *Snapshot) planIn(ts *topScratch, terms []string) *plan {
 	df, lists, ids := ts.df, ts.lists, ts.ids
 	for ti, t := range terms {
 		if id, ok := s.base.terms.id(t); ok {
-			lists[ti] = s.base.postings[id]
+			lists[ti] = s.base.list(id)
 			ids[ti] = id
-			df[ti] = len(lists[ti])
+			df[ti] = len(lists[ti].docs)
 		}
 	}
 	if s.nDead > 0 {
@@ -227,7 +229,7 @@ func (s *Snapshot) planIn(ts *topScratch, terms []string) *plan {
 		}
 		idf := math.Log(1 + (N-float64(df[ti])+0.5)/(float64(df[ti])+0.5))
 		p.idf[ti] = idf
-		if len(lists[ti]) == 0 {
+		if len(lists[ti].docs) == 0 {
 			continue
 		}
 		p.qt = append(p.qt, qterm{ti: ti, id: ids[ti], idf: idf, list: lists[ti]})
@@ -250,27 +252,27 @@ func (s *Snapshot) withBounds(p *plan) {
 }
 
 // subtractDead takes the dead base documents out of df.
-func (s *Snapshot) subtractDead(lists [][]posting, ids []uint32, df []int) {
+func (s *Snapshot) subtractDead(lists []plist, ids []uint32, df []int) {
 	for ti, l := range lists {
-		if len(l) > 0 {
+		if len(l.docs) > 0 {
 			df[ti] -= s.deadCount(ids[ti])
 		}
 	}
 }
 
-// findPosting returns the position of the first posting of l whose doc
-// is at least doc, and whether it is doc.
-func findPosting(l []posting, doc uint32) (int, bool) {
-	lo, hi := 0, len(l)
+// findPosting returns the position of the first doc of docs (ascending)
+// that is at least doc, and whether it is doc.
+func findPosting(docs []uint32, doc uint32) (int, bool) {
+	lo, hi := 0, len(docs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if l[m].doc < doc {
+		if docs[m] < doc {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	return lo, lo < len(l) && l[lo].doc == doc
+	return lo, lo < len(docs) && docs[lo] == doc
 }
 
 // overlayHits finds the query terms in the overlay's live documents,
@@ -351,34 +353,48 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 			bit = 1 << q.ti
 		}
 		idf := q.idf
-		if work += len(q.list); work >= checkEvery {
+		if work += len(q.list.docs); work >= checkEvery {
 			work = 0
 			if canceled(done) {
 				err = ErrCanceled
 				break
 			}
 		}
+		docs, tfs := q.list.docs, q.list.tfs
+		tfs = tfs[:len(docs)]
 		if s.nDead == 0 {
-			for _, po := range q.list {
-				v := weight(idf, float64(po.tf), c0, c1, lens[po.doc])
-				if scores[po.doc] == 0 {
-					touched = append(touched, po.doc)
+			// Runs of plain tfs, each followed by at most one escaped.
+			for lo := 0; lo < len(docs); {
+				hi := q.list.plainEnd(lo)
+				touched = accumulate(docs[lo:hi], tfs[lo:hi], idf, c0, c1, lens, scores, masks, bit, touched)
+				if hi < len(docs) {
+					d := docs[hi]
+					v := weight(idf, float64(q.list.bigAt(hi)), c0, c1, lens[d])
+					if scores[d] == 0 {
+						touched = append(touched, d)
+					}
+					scores[d] += v
+					masks[d] |= bit
+					hi++
 				}
-				scores[po.doc] += v
-				masks[po.doc] |= bit
+				lo = hi
 			}
 			continue
 		}
-		for _, po := range q.list {
-			if s.isDead(po.doc) {
+		for i, d := range docs {
+			if s.isDead(d) {
 				continue
 			}
-			v := weight(idf, float64(po.tf), c0, c1, lens[po.doc])
-			if scores[po.doc] == 0 {
-				touched = append(touched, po.doc)
+			tf := uint32(tfs[i])
+			if tf == tfEscape {
+				tf = q.list.bigAt(i)
 			}
-			scores[po.doc] += v
-			masks[po.doc] |= bit
+			v := weight(idf, float64(tf), c0, c1, lens[d])
+			if scores[d] == 0 {
+				touched = append(touched, d)
+			}
+			scores[d] += v
+			masks[d] |= bit
 		}
 	}
 	switch {
@@ -447,6 +463,28 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 	return nil
 }
 
+// accumulate adds the weights of the postings docs, tfs (plain tfs, no
+// tfEscape) to scores, sets bit in masks and appends the documents it
+// touches first to touched. touched grows before the loop, so that the
+// loop makes no call and the compiler keeps its values in registers.
+func accumulate(docs []uint32, tfs []uint8, idf, c0, c1 float64, lens []uint32, scores []float64, masks []uint64, bit uint64, touched []uint32) []uint32 {
+	tfs = tfs[:len(docs)]
+	masks, lens = masks[:len(scores)], lens[:len(scores)] // one length to check
+	n := len(touched)
+	touched = slices.Grow(touched, len(docs))
+	out := touched[:cap(touched)]
+	for i, d := range docs {
+		v := weight(idf, float64(tfs[i]), c0, c1, lens[d])
+		if scores[d] == 0 {
+			out[n] = d
+			n++
+		}
+		scores[d] += v
+		masks[d] |= bit
+	}
+	return out[:n]
+}
+
 // oneList is the exhaustive top k of a query with one base list: a
 // document's score is its one weight (0 + w, as the exhaustive scorer sums
 // it), so no accumulator is needed.
@@ -458,16 +496,16 @@ func (s *Snapshot) oneList(p *plan, done <-chan struct{}, h *hitHeap) error {
 	q := &p.qt[0]
 	bit := uint64(1) << q.ti
 	lens := s.base.lens
-	for n, po := range q.list {
+	for n, d := range q.list.docs {
 		if n&(checkEvery-1) == checkEvery-1 && canceled(done) {
 			return ErrCanceled
 		}
-		if s.isDead(po.doc) {
+		if s.isDead(d) {
 			continue
 		}
-		v := weight(q.idf, float64(po.tf), p.c0, p.c1, lens[po.doc])
+		v := weight(q.idf, float64(q.list.tf(n)), p.c0, p.c1, lens[d])
 		if len(h.h) < h.k || v >= h.h[0].score {
-			h.push(po.doc, v, bit)
+			h.push(d, v, bit)
 		}
 	}
 	return nil
@@ -570,8 +608,8 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 		// The next candidate: the smallest doc under the walked cursors.
 		d := uint32(math.MaxUint32)
 		for j := ess; j < m; j++ {
-			if pos[j] < len(qs[j].list) && qs[j].list[pos[j]].doc < d {
-				d = qs[j].list[pos[j]].doc
+			if docs := qs[j].list.docs; pos[j] < len(docs) && docs[pos[j]] < d {
+				d = docs[pos[j]]
 			}
 		}
 		if d == math.MaxUint32 {
@@ -581,10 +619,10 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 		partial := 0.0
 		for j := ess; j < m; j++ {
 			q := &qs[j]
-			if pos[j] < len(q.list) && q.list[pos[j]].doc == d {
-				po := q.list[pos[j]]
+			if pos[j] < len(q.list.docs) && q.list.docs[pos[j]] == d {
+				tf := q.list.tf(pos[j])
 				pos[j]++
-				c := weight(q.idf, float64(po.tf), c0, c1, lens[d])
+				c := weight(q.idf, float64(tf), c0, c1, lens[d])
 				contrib[q.ti] = c
 				partial += c
 				mask |= 1 << q.ti
@@ -607,7 +645,7 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 				bi++
 			}
 			if bi == len(q.blocks) {
-				pos[j] = len(q.list)
+				pos[j] = len(q.list.docs)
 				continue
 			}
 			b := q.blocks[bi]
@@ -623,13 +661,13 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 				break
 			}
 			lo := max(pos[j], bi*blockSize)
-			hi := min(bi*blockSize+blockSize, len(q.list))
-			i, found := findPosting(q.list[lo:hi], d)
+			hi := min(bi*blockSize+blockSize, len(q.list.docs))
+			i, found := findPosting(q.list.docs[lo:hi], d)
 			pos[j] = lo + i
 			if found {
-				po := q.list[pos[j]]
+				tf := q.list.tf(pos[j])
 				pos[j]++
-				c := weight(q.idf, float64(po.tf), c0, c1, lens[d])
+				c := weight(q.idf, float64(tf), c0, c1, lens[d])
 				contrib[q.ti] = c
 				partial += c
 				mask |= 1 << q.ti
@@ -665,7 +703,7 @@ func (s *Snapshot) blockSkip(qs []qterm, ess int, pos, curBlk []int, curUB, pre 
 	live := 0
 	for j := ess; j < len(qs); j++ {
 		q := &qs[j]
-		if pos[j] >= len(q.list) {
+		if pos[j] >= len(q.list.docs) {
 			continue
 		}
 		live++
@@ -690,17 +728,17 @@ func (s *Snapshot) blockSkip(qs []qterm, ess int, pos, curBlk []int, curUB, pre 
 	}
 	for j := ess; j < len(qs); j++ {
 		q := &qs[j]
-		if pos[j] >= len(q.list) {
+		if pos[j] >= len(q.list.docs) {
 			continue
 		}
 		bi := pos[j] / blockSize
 		if q.blocks[bi].last == end {
-			pos[j] = min((bi+1)*blockSize, len(q.list))
+			pos[j] = min((bi+1)*blockSize, len(q.list.docs))
 			continue
 		}
 		// end lies inside this block: find the first posting past it.
-		hi := min((bi+1)*blockSize, len(q.list))
-		i, found := findPosting(q.list[pos[j]:hi], end)
+		hi := min((bi+1)*blockSize, len(q.list.docs))
+		i, found := findPosting(q.list.docs[pos[j]:hi], end)
 		pos[j] += i
 		if found {
 			pos[j]++
@@ -719,7 +757,7 @@ func (s *Snapshot) blockSkip(qs []qterm, ess int, pos, curBlk []int, curUB, pre 
 func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 	total := 0
 	for _, q := range qs {
-		total += len(q.list)
+		total += len(q.list.docs)
 	}
 	budget := total / 8
 	sc := scratchPool.Get().(*scratch)
@@ -732,22 +770,22 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 	scores := sc.scores[:nb]
 	touched := sc.touched[:0]
 	lens := s.base.lens
-	add := func(q *qterm, l []posting) {
-		for _, po := range l {
-			if s.nDead > 0 && s.isDead(po.doc) {
+	add := func(q *qterm, l plist) {
+		for i, d := range l.docs {
+			if s.nDead > 0 && s.isDead(d) {
 				continue
 			}
-			if scores[po.doc] == 0 {
-				touched = append(touched, po.doc)
+			if scores[d] == 0 {
+				touched = append(touched, d)
 			}
-			scores[po.doc] += weight(q.idf, float64(po.tf), p.c0, p.c1, lens[po.doc])
+			scores[d] += weight(q.idf, float64(l.tf(i)), p.c0, p.c1, lens[d])
 		}
 	}
 	used := 0
 	j := len(qs) - 1
 	for ; j >= 0; j-- {
 		q := &qs[j]
-		if used += len(q.list); used > budget && (j < len(qs)-1 || len(q.list) > startSample*blockSize) {
+		if used += len(q.list.docs); used > budget && (j < len(qs)-1 || len(q.list.docs) > startSample*blockSize) {
 			break
 		}
 		add(q, q.list)
@@ -765,7 +803,7 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 		}
 		top := bestBlocks(q, nbest, p.c0, p.c1, best[:0])
 		for _, bi := range top {
-			add(q, q.list[bi*blockSize:min((bi+1)*blockSize, len(q.list))])
+			add(q, q.list.sub(bi*blockSize, min((bi+1)*blockSize, len(q.list.docs))))
 		}
 	}
 	theta := 0.0
@@ -912,7 +950,7 @@ func (s *Snapshot) usePruning(p *plan, q TopQuery) ([]qterm, float64, bool) {
 	}
 	total := 0
 	for _, t := range p.qt {
-		total += len(t.list)
+		total += len(t.list.docs)
 	}
 	if (total < pruneMin*q.Limit || total < minPrunePostings) && q.Pruning != PruneAlways {
 		return nil, 0, false
@@ -949,7 +987,7 @@ func walkEstimate(qs []qterm, ess int, pre []float64, theta, c0, c1 float64) int
 		others := (sumUB-q.ub)*margin + rest
 		for bi, b := range q.blocks {
 			if weight(q.idf, float64(b.maxTf), c0, c1, b.minLen)*margin+others >= theta {
-				walked += min(blockSize, len(q.list)-bi*blockSize)
+				walked += min(blockSize, len(q.list.docs)-bi*blockSize)
 			}
 		}
 	}

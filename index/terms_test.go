@@ -62,9 +62,9 @@ func TestTermDictLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := segmentTerms(s)
-	if len(all) != s.base.terms.Len() || len(all) != got.base.terms.Len() || len(all) != len(s.base.postings) {
+	if len(all) != s.base.terms.Len() || len(all) != got.base.terms.Len() || len(all) != s.base.nTerms() {
 		t.Fatalf("%d terms, dictionary holds %d built and %d loaded, %d lists",
-			len(all), s.base.terms.Len(), got.base.terms.Len(), len(s.base.postings))
+			len(all), s.base.terms.Len(), got.base.terms.Len(), s.base.nTerms())
 	}
 	seen := make([]bool, len(all))
 	for term := range all {
@@ -76,7 +76,7 @@ func TestTermDictLookup(t *testing.T) {
 		if id2, ok := got.base.terms.id(term); !ok || id2 != id {
 			t.Fatalf("loaded: id(%q) = %d, %v, want %d", term, id2, ok, id)
 		}
-		if len(s.base.postings[id]) == 0 {
+		if s.base.listLen(id) == 0 {
 			t.Fatalf("term %q has no postings", term)
 		}
 		for _, absent := range []string{term + "\x00", "\x00" + term, term + "zz"} {
@@ -145,8 +145,8 @@ func TestPersistRejectsDamagedPayload(t *testing.T) {
 					t.Fatalf("byte %d ^ %#x: loaded term %q has id %d, lookup gives %d, %v", pos, x, term, id, j, ok)
 				}
 			}
-			if got.base.terms.Len() != len(got.base.postings) {
-				t.Fatalf("byte %d ^ %#x: %d terms, %d lists", pos, x, got.base.terms.Len(), len(got.base.postings))
+			if got.base.terms.Len() != got.base.nTerms() {
+				t.Fatalf("byte %d ^ %#x: %d terms, %d lists", pos, x, got.base.terms.Len(), got.base.nTerms())
 			}
 		}
 	}
