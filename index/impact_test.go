@@ -82,6 +82,72 @@ func TestImpactEqualsExhaustive(t *testing.T) {
 	check(w, "overlay")
 }
 
+// TestTopWithOverlayEqualsFreshBuild: with writes waiting in the overlay
+// (replaced, added and deleted documents), every scorer's top k equals
+// that of a fresh build over the live documents (identities and scores),
+// which shares neither the dead-document filter nor the overlay's scoring.
+func TestTopWithOverlayEqualsFreshBuild(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	text := func() string {
+		var b strings.Builder
+		for range 2 + r.IntN(12) {
+			if r.IntN(4) == 0 {
+				b.WriteString("what ")
+			}
+			fmt.Fprintf(&b, "w%d ", r.IntN(60))
+		}
+		return b.String()
+	}
+	live := map[[2]string]string{}
+	var in []Input
+	for i := range 6000 {
+		e := Input{Category: fmt.Sprint("c", i%5), Name: fmt.Sprint("n", i), Content: text()}
+		in = append(in, e)
+		live[[2]string{e.Category, e.Name}] = e.Content
+	}
+	s := Build(1, EnglishStop(), in)
+	for i := range 300 {
+		switch i % 3 {
+		case 0: // replace
+			e := in[r.IntN(len(in))]
+			e.Content = text()
+			s = s.With(uint64(2+i), e)
+			live[[2]string{e.Category, e.Name}] = e.Content
+		case 1: // add
+			e := Input{Category: "new", Name: fmt.Sprint("m", i), Content: text()}
+			s = s.With(uint64(2+i), e)
+			live[[2]string{e.Category, e.Name}] = e.Content
+		default: // delete
+			e := in[r.IntN(len(in))]
+			s = s.Without(uint64(2+i), e.Category, e.Name)
+			delete(live, [2]string{e.Category, e.Name})
+		}
+	}
+	var fresh []Input
+	for k, c := range live {
+		fresh = append(fresh, Input{Category: k[0], Name: k[1], Content: c})
+	}
+	ref := Build(1, EnglishStop(), fresh)
+	for _, query := range []string{"w1", "w1 w2", "what w3 w4 w5", "what", "w6 w7 w8 w9 w10 w11", "what w12"} {
+		for _, k := range []int{1, 5, 10, 100, 1000} {
+			want, _ := ref.Top(TopQuery{Terms: ref.Terms(query), Limit: k, Pruning: PruneNever})
+			for _, mode := range []Pruning{PruneNever, PruneAuto, PruneAlways} {
+				got, _ := s.Top(TopQuery{Terms: s.Terms(query), Limit: k, Pruning: mode})
+				if len(got) != len(want) {
+					t.Fatalf("%q k %d mode %d: %d results, want %d", query, k, mode, len(got), len(want))
+				}
+				for i := range got {
+					g, w := got[i], want[i]
+					if g.Doc.Category != w.Doc.Category || g.Doc.Name != w.Doc.Name || g.Score != w.Score {
+						t.Fatalf("%q k %d mode %d: result %d is %s:%s %v, want %s:%s %v", query, k, mode, i,
+							g.Doc.Category, g.Doc.Name, g.Score, w.Doc.Category, w.Doc.Name, w.Score)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestTopEqualsScoreAll: every scorer's top k (exhaustive with its
 // selection, pruned, impact) is the head of all scored documents sorted by
 // Less, the reference that uses no heap and no selection.

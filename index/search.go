@@ -324,6 +324,7 @@ type scratch struct {
 	masks   []uint64
 	touched []uint32
 	kth     []float64
+	ovc     []cand       // the overlay's candidates
 	counts  [1024]uint32 // score histogram of the exhaustive top k
 }
 
@@ -362,47 +363,52 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		}
 		docs, tfs := q.list.docs, q.list.tfs
 		tfs = tfs[:len(docs)]
-		if s.nDead == 0 {
-			// Runs of plain tfs, each followed by at most one escaped.
-			for lo := 0; lo < len(docs); {
-				hi := q.list.plainEnd(lo)
-				touched = accumulate(docs[lo:hi], tfs[lo:hi], idf, c0, c1, lens, scores, masks, bit, touched)
-				if hi < len(docs) {
-					d := docs[hi]
-					v := weight(idf, float64(q.list.bigAt(hi)), c0, c1, lens[d])
-					if scores[d] == 0 {
-						touched = append(touched, d)
-					}
-					scores[d] += v
-					masks[d] |= bit
-					hi++
+		// Runs of plain tfs, each followed by at most one escaped. Dead
+		// documents are scored too and dropped below: a test per touched
+		// document, not one per posting.
+		for lo := 0; lo < len(docs); {
+			hi := q.list.plainEnd(lo)
+			touched = accumulate(docs[lo:hi], tfs[lo:hi], idf, c0, c1, lens, scores, masks, bit, touched)
+			if hi < len(docs) {
+				d := docs[hi]
+				v := weight(idf, float64(q.list.bigAt(hi)), c0, c1, lens[d])
+				if scores[d] == 0 {
+					touched = append(touched, d)
 				}
-				lo = hi
+				scores[d] += v
+				masks[d] |= bit
+				hi++
 			}
-			continue
-		}
-		for i, d := range docs {
-			if s.isDead(d) {
-				continue
-			}
-			tf := uint32(tfs[i])
-			if tf == tfEscape {
-				tf = q.list.bigAt(i)
-			}
-			v := weight(idf, float64(tf), c0, c1, lens[d])
-			if scores[d] == 0 {
-				touched = append(touched, d)
-			}
-			scores[d] += v
-			masks[d] |= bit
+			lo = hi
 		}
 	}
+	if s.nDead > 0 {
+		n := 0
+		for _, d := range touched {
+			if s.isDead(d) {
+				scores[d], masks[d] = 0, 0
+				continue
+			}
+			touched[n] = d
+			n++
+		}
+		touched = touched[:n]
+	}
+	sc.touched = touched[:0] // the buffer, for the next query
+	// The overlay's documents join the base's as candidates of the top k.
+	ovc := sc.ovc[:0]
+	if err == nil && h != nil && len(p.ov) > 0 {
+		s.overlayScores(p, func(ord uint32, score float64, mask uint64) {
+			ovc = append(ovc, cand{score: score, mask: mask, ord: ord})
+		})
+	}
+	sc.ovc = ovc[:0]
 	switch {
 	case err != nil:
 		for _, i := range touched {
 			scores[i], masks[i] = 0, 0
 		}
-	case h != nil && h.k > 0 && len(p.ov) == 0 && len(touched) > 2*h.k:
+	case h != nil && h.k > 0 && len(touched)+len(ovc) > 2*h.k:
 		// No overlay to add: without a heap, keep the documents whose
 		// score falls in the histogram buckets that hold the k best
 		// (bucketing is monotone in the score, so a document left out has
@@ -412,10 +418,16 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		for _, i := range touched {
 			hi = max(hi, scores[i])
 		}
+		for _, c := range ovc {
+			hi = max(hi, c.score)
+		}
 		scale := float64(len(sc.counts)-1) / hi
 		clear(sc.counts[:])
 		for _, i := range touched {
 			sc.counts[int(scores[i]*scale)]++
+		}
+		for _, c := range ovc {
+			sc.counts[int(c.score*scale)]++
 		}
 		// The highest bucket b such that buckets b and above hold k or
 		// more: every document below it has k documents strictly above.
@@ -435,6 +447,12 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 			}
 			scores[i], masks[i] = 0, 0
 		}
+		for _, c := range ovc {
+			if int(c.score*scale) >= b {
+				h.h = append(h.h, c)
+			}
+		}
+		return nil
 	case h != nil:
 		// Into the heap without a call per document: most lose to the
 		// worst kept on the score alone.
@@ -444,6 +462,10 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 			}
 			scores[i], masks[i] = 0, 0
 		}
+		for _, c := range ovc {
+			h.push(c.ord, c.score, c.mask)
+		}
+		return nil
 	default:
 		for _, i := range touched {
 			if v := scores[i]; v > 0 {
@@ -452,12 +474,8 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 			scores[i], masks[i] = 0, 0
 		}
 	}
-	sc.touched = touched[:0]
 	if err != nil {
 		return err
-	}
-	if h != nil {
-		fn = func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) }
 	}
 	s.overlayScores(p, fn)
 	return nil
