@@ -131,13 +131,8 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		return ErrCanceled
 	}
 	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
-	sc := scratchPool.Get().(*scratch)
+	sc, nb := s.scratch()
 	defer scratchPool.Put(sc)
-	nb := len(s.base.docs)
-	if cap(sc.scores) < nb {
-		sc.scores = make([]float64, nb)
-		sc.masks = make([]uint64, nb)
-	}
 	seen := sc.masks[:nb] // nonzero: a document of a short list
 	touched := sc.touched[:0]
 	for j := range p.qt {

@@ -330,17 +330,24 @@ type scratch struct {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// exhaustive scores every posting, term at a time, and offers every
-// document with a score > 0 to h, or when h is nil calls fn for each (base
-// documents first, in no particular order, then overlay documents).
-func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func(ord uint32, score float64, mask uint64)) error {
+// scratch takes an accumulator from the pool with room for every base
+// document, and returns it with their number; the caller puts it back.
+func (s *Snapshot) scratch() (*scratch, int) {
 	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
 	nb := len(s.base.docs)
 	if cap(sc.scores) < nb {
 		sc.scores = make([]float64, nb)
 		sc.masks = make([]uint64, nb)
 	}
+	return sc, nb
+}
+
+// exhaustive scores every posting, term at a time, and offers every
+// document with a score > 0 to h, or when h is nil calls fn for each (base
+// documents first, in no particular order, then overlay documents).
+func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func(ord uint32, score float64, mask uint64)) error {
+	sc, nb := s.scratch()
+	defer scratchPool.Put(sc)
 	scores := sc.scores[:nb]
 	masks := sc.masks[:nb]
 	touched := sc.touched[:0]
@@ -778,13 +785,8 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 		total += len(q.list.docs)
 	}
 	budget := total / 8
-	sc := scratchPool.Get().(*scratch)
+	sc, nb := s.scratch()
 	defer scratchPool.Put(sc)
-	nb := len(s.base.docs)
-	if cap(sc.scores) < nb {
-		sc.scores = make([]float64, nb)
-		sc.masks = make([]uint64, nb)
-	}
 	scores := sc.scores[:nb]
 	touched := sc.touched[:0]
 	lens := s.base.lens

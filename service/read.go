@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"iter"
 	"slices"
 	"strings"
 
@@ -224,7 +225,14 @@ func TokensEst(e store.Entry) int { return index.EstTokens(e.Name + "\n" + e.Con
 // skip. Only a failure of the walk as a whole (a cancelled context, a
 // closed store) ends it with an error.
 func EachEntry(ctx context.Context, st store.Store, fn func(store.Entry), skip func(error)) error {
-	for e, err := range st.All(ctx) {
+	return each(ctx, st.All(ctx), fn, skip)
+}
+
+// each passes the items of seq to fn and its error items to skip, and
+// ends with the error of a walk that failed as a whole (a cancelled
+// context, a closed store).
+func each[T any](ctx context.Context, seq iter.Seq2[T, error], fn func(T), skip func(error)) error {
+	for v, err := range seq {
 		if err != nil {
 			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
 				return err
@@ -232,7 +240,7 @@ func EachEntry(ctx context.Context, st store.Store, fn func(store.Entry), skip f
 			skip(err)
 			continue
 		}
-		fn(e)
+		fn(v)
 	}
 	return ctx.Err()
 }
@@ -253,17 +261,7 @@ func EachKey(ctx context.Context, st store.Store, category string, fn func(store
 			}
 		}, skip)
 	}
-	for k, err := range l.Keys(ctx, category) {
-		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
-				return err
-			}
-			skip(err)
-			continue
-		}
-		fn(k)
-	}
-	return ctx.Err()
+	return each(ctx, l.Keys(ctx, category), fn, skip)
 }
 
 func compareKeys(a, b store.Key) int {

@@ -179,21 +179,7 @@ func checkFreshAfterCrash(t *testing.T, root string, round int, acked map[int]ui
 	if len(temps) == 0 {
 		return false
 	}
-	old := time.Now().Add(-2 * defaultStaleTempAge)
-	for _, p := range temps {
-		if err := os.Chtimes(p, old, old); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if s, err := Open(root, nil); err != nil {
-		t.Fatal(err)
-	} else {
-		for range s.All(context.Background()) {
-		}
-	}
-	if rest := tempFiles(t, root); len(rest) > 0 {
-		t.Errorf("round %d: a walk left stale temp files: %v", round, rest)
-	}
+	sweepStaleTemps(t, root, round, temps)
 	return true
 }
 

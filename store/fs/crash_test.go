@@ -270,22 +270,29 @@ func checkAfterCrash(t *testing.T, root string, round int, acked map[int]uint64)
 		return false
 	}
 	// Aged past the threshold, the leftovers go at the next walk.
+	sweepStaleTemps(t, root, round, temps)
+	return true
+}
+
+// sweepStaleTemps ages the temp files a killed writer left past the
+// stale age, walks the store and checks that the walk removed them all.
+func sweepStaleTemps(t *testing.T, root string, round int, temps []string) {
+	t.Helper()
 	old := time.Now().Add(-2 * defaultStaleTempAge)
 	for _, p := range temps {
 		if err := os.Chtimes(p, old, old); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if s, err := Open(root, nil); err != nil {
+	s, err := Open(root, nil)
+	if err != nil {
 		t.Fatal(err)
-	} else {
-		for range s.All(context.Background()) {
-		}
+	}
+	for range s.All(context.Background()) {
 	}
 	if rest := tempFiles(t, root); len(rest) > 0 {
 		t.Errorf("round %d: a walk left stale temp files: %v", round, rest)
 	}
-	return true
 }
 
 func tempFiles(t *testing.T, root string) []string {
