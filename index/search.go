@@ -354,6 +354,9 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 	lens := s.base.lens
 	c0, c1 := p.c0, p.c1
 	var err error
+	// top is the highest score: scores only grow, so it is the highest
+	// sum any document reached (dead ones included, an upper bound).
+	top := 0.0
 	work := checkEvery // look at done before the first list
 	for _, q := range p.qt {
 		var bit uint64
@@ -375,7 +378,7 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		// document, not one per posting.
 		for lo := 0; lo < len(docs); {
 			hi := q.list.plainEnd(lo)
-			touched = accumulate(docs[lo:hi], tfs[lo:hi], idf, c0, c1, lens, scores, masks, bit, touched)
+			touched, top = accumulate(docs[lo:hi], tfs[lo:hi], idf, c0, c1, lens, scores, masks, bit, touched, top)
 			if hi < len(docs) {
 				d := docs[hi]
 				v := weight(idf, float64(q.list.bigAt(hi)), c0, c1, lens[d])
@@ -383,6 +386,7 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 					touched = append(touched, d)
 				}
 				scores[d] += v
+				top = max(top, scores[d])
 				masks[d] |= bit
 				hi++
 			}
@@ -421,10 +425,7 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		// (bucketing is monotone in the score, so a document left out has
 		// k documents scoring strictly more); sorted orders them and keeps
 		// k.
-		hi := 0.0
-		for _, i := range touched {
-			hi = max(hi, scores[i])
-		}
+		hi := top
 		for _, c := range ovc {
 			hi = max(hi, c.score)
 		}
@@ -445,20 +446,33 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 			}
 		}
 		if b == 0 {
-			n = len(touched)
+			n += int(sc.counts[0])
 		}
-		h.h = slices.Grow(h.h, n)
+		// Each kept document goes straight to its bucket's place, best
+		// bucket first (a counting sort): only documents sharing a
+		// bucket are left to order.
+		off := uint32(0)
+		for i := len(sc.counts) - 1; i >= b; i-- {
+			c := sc.counts[i]
+			sc.counts[i] = off
+			off += c
+		}
+		h.h = slices.Grow(h.h[:0], n)[:n]
 		for _, i := range touched {
 			if v := scores[i]; int(v*scale) >= b {
-				h.h = append(h.h, cand{score: v, mask: masks[i], ord: i})
+				bk := int(v * scale)
+				h.h[sc.counts[bk]] = cand{score: v, mask: masks[i], ord: i}
+				sc.counts[bk]++
 			}
 			scores[i], masks[i] = 0, 0
 		}
 		for _, c := range ovc {
-			if int(c.score*scale) >= b {
-				h.h = append(h.h, c)
+			if bk := int(c.score * scale); bk >= b {
+				h.h[sc.counts[bk]] = c
+				sc.counts[bk]++
 			}
 		}
+		h.sortBuckets(sc.counts[b:])
 		return nil
 	case h != nil:
 		// Into the heap without a call per document: most lose to the
@@ -492,7 +506,7 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 // tfEscape) to scores, sets bit in masks and appends the documents it
 // touches first to touched. touched grows before the loop, so that the
 // loop makes no call and the compiler keeps its values in registers.
-func accumulate(docs []uint32, tfs []uint8, idf, c0, c1 float64, lens []uint32, scores []float64, masks []uint64, bit uint64, touched []uint32) []uint32 {
+func accumulate(docs []uint32, tfs []uint8, idf, c0, c1 float64, lens []uint32, scores []float64, masks []uint64, bit uint64, touched []uint32, hi float64) ([]uint32, float64) {
 	tfs = tfs[:len(docs)]
 	masks, lens = masks[:len(scores)], lens[:len(scores)] // one length to check
 	n := len(touched)
@@ -500,14 +514,17 @@ func accumulate(docs []uint32, tfs []uint8, idf, c0, c1 float64, lens []uint32, 
 	out := touched[:cap(touched)]
 	for i, d := range docs {
 		v := weight(idf, float64(tfs[i]), c0, c1, lens[d])
-		if scores[d] == 0 {
+		old := scores[d]
+		if old == 0 {
 			out[n] = d
 			n++
 		}
-		scores[d] += v
+		v += old
+		scores[d] = v
+		hi = max(hi, v)
 		masks[d] |= bit
 	}
-	return out[:n]
+	return out[:n], hi
 }
 
 // oneList is the exhaustive top k of a query with one base list: a
@@ -1027,6 +1044,9 @@ type hitHeap struct {
 	s *Snapshot
 	k int
 	h []cand // min-heap: h[0] is the worst kept
+	// sorted: h is already best first (the exhaustive scorer's
+	// histogram put it in order), not a heap.
+	sorted bool
 }
 
 // better reports whether a ranks before b: higher score, then category,
@@ -1102,9 +1122,27 @@ func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {
 	return true
 }
 
+// sortBuckets orders h.h, which holds the candidates bucket by bucket,
+// best bucket first; ends[i] is the end of bucket b+i's run (buckets are
+// stored from the highest down). A higher bucket holds only higher
+// scores, so each run is sorted on its own.
+func (hh *hitHeap) sortBuckets(ends []uint32) {
+	lo := uint32(0)
+	for i := len(ends) - 1; i >= 0; i-- {
+		hi := ends[i]
+		if hi-lo > 1 {
+			hh.sortCands(hh.h[lo:hi])
+		}
+		lo = hi
+	}
+	hh.sorted = true
+}
+
 // appendSorted appends the kept documents to dst, best first.
 func (hh *hitHeap) appendSorted(dst []Scored) []Scored {
-	hh.sortCands(hh.h)
+	if !hh.sorted {
+		hh.sortCands(hh.h)
+	}
 	if hh.k > 0 && len(hh.h) > hh.k {
 		hh.h = hh.h[:hh.k]
 	}
