@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +10,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 type tokenizeCase struct {
@@ -142,6 +145,9 @@ func FuzzTokenize(f *testing.F) {
 		if want := naiveTokens(s); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
 			t.Fatalf("Tokens(%q) = %q, naive reading gives %q", s, got, want)
 		}
+		if got, want := normalize(s), referenceNormal(s); got != want {
+			t.Fatalf("normalize(%q) = %q, the normaliser gives %q", s, got, want)
+		}
 		norm := normalize(s)
 		if n := EstTokens(s); n > len(norm) {
 			t.Fatalf("EstTokens(%q) = %d exceeds its byte length", s, n)
@@ -186,4 +192,49 @@ func naiveTokens(s string) []string {
 	flushWord()
 	flushRun()
 	return out
+}
+
+// referenceNormal is SPEC §3's normalisation done the slow way: NFKC,
+// then lower case.
+func referenceNormal(s string) string {
+	return strings.ToLower(norm.NFKC.String(s))
+}
+
+// TestSimpleNormal: the normaliser's fast path gives what the normaliser
+// gives, for every rune it claims and for text mixing them with runes
+// that compose, decompose or change case.
+func TestSimpleNormal(t *testing.T) {
+	var claimed []rune
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if stableRune(r) || fullWidthASCII(r) {
+			claimed = append(claimed, r)
+			if got, want := normalize(string(r)), referenceNormal(string(r)); got != want {
+				t.Fatalf("normalize(%U) = %q, the normaliser gives %q", r, got, want)
+			}
+		}
+	}
+	others := []rune{'A', 'z', ' ', '?', 0x0301, 0x3099, 0x309A, 0x11A8, 0x1100, 0x1161,
+		0x3000, 0x2026, 0xF900, 0x00C5, 0x0130, 0xFF76, 0x212B, 0xFFFD, 0x0345, 0x1E9E}
+	r := rand.New(rand.NewPCG(1, 2))
+	fast := 0
+	for range 200_000 {
+		var b strings.Builder
+		for range 1 + r.IntN(6) {
+			if r.IntN(3) == 0 {
+				b.WriteRune(others[r.IntN(len(others))])
+			} else {
+				b.WriteRune(claimed[r.IntN(len(claimed))])
+			}
+		}
+		s := b.String()
+		if _, ok := simpleNormal(s); ok {
+			fast++
+		}
+		if got, want := normalize(s), referenceNormal(s); got != want {
+			t.Fatalf("normalize(%q) = %q, the normaliser gives %q", s, got, want)
+		}
+	}
+	if fast == 0 {
+		t.Fatal("no text took the fast path")
+	}
 }
