@@ -106,6 +106,12 @@ type recallSubject struct {
 	fused   int            // of which the embedding path answered
 }
 
+var (
+	_ ranker        = (*recallSubject)(nil)
+	_ agentSearcher = (*recallSubject)(nil)
+	_ idMapper      = (*recallSubject)(nil)
+)
+
 func (s *recallSubject) Prepare(ctx context.Context, ds *Dataset) (string, error) {
 	seg, ok := s.opts.Retrieve.Analyzer.Segmenter().(*gse.Segmenter)
 	// Not only for Chinese sets: a few CJK characters in an English corpus
@@ -247,7 +253,7 @@ func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit,
 		}
 		var hits []Hit
 		for _, h := range rm3(snap, query, k, *s.opts.PRF) {
-			hits = append(hits, Hit{ID: s.docID(h.Doc.Name), Score: h.Score})
+			hits = append(hits, Hit{ID: h.Doc.Name, Score: h.Score})
 		}
 		return hits, nil
 	}
@@ -263,21 +269,22 @@ func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit,
 	}
 	hits := make([]Hit, 0, len(res.Items))
 	for _, it := range res.Items {
-		hits = append(hits, Hit{ID: s.docID(it.Name), Score: it.Score})
+		hits = append(hits, Hit{ID: it.Name, Score: it.Score})
 	}
 	return hits, nil
 }
 
-// docID is the document id of entry name. Most ids are their own names:
-// the map holds only the others, so a hit costs no lookup when it is empty
-// (Bleve returns its ids as they are).
-func (s *recallSubject) docID(name string) string {
-	if len(s.ids) > 0 {
-		if id, ok := s.ids[name]; ok {
-			return id
+// DatasetIDs replaces the entry names of hits by the dataset's document
+// ids. Most ids are their own names: the map holds only the others.
+func (s *recallSubject) DatasetIDs(hits []Hit) {
+	if len(s.ids) == 0 {
+		return
+	}
+	for i, h := range hits {
+		if id, ok := s.ids[h.ID]; ok {
+			hits[i].ID = id
 		}
 	}
-	return name
 }
 
 // Rank times the BM25 ranking alone. With fusion the ranking happens

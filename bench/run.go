@@ -213,6 +213,9 @@ func (r *runner) run(ctx context.Context) (res Result, err error) {
 		if err != nil {
 			return res, fmt.Errorf("query %q: %w", q.ID, err)
 		}
+		if m, ok := sub.(idMapper); ok {
+			m.DatasetIDs(hits)
+		}
 		run[q.ID] = hits
 		r.progress("quality", i+1, len(r.ds.Queries))
 	}

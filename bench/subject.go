@@ -13,7 +13,8 @@ type Subject interface {
 	Load(ctx context.Context, ds *Dataset) error
 	// Build makes the loaded documents searchable.
 	Build(ctx context.Context) error
-	// Search returns at most k documents for the query, best first.
+	// Search returns at most k documents for the query, best first, under
+	// the subject's own document ids (see idMapper).
 	Search(ctx context.Context, query string, k int) ([]Hit, error)
 	// Close releases everything the subject holds, temporary files
 	// included.
@@ -58,6 +59,15 @@ type (
 	// budget 800, links on), timed as a separate latency figure.
 	agentSearcher interface {
 		AgentSearch(ctx context.Context, query string) error
+	}
+	// idMapper is a subject whose document ids are not the dataset's
+	// (recall's entry names follow SPEC §1's rules, so an id such as
+	// "<dbpedia:Foo>" is stored under an escaped name): the runner maps
+	// the hits it evaluates back to the dataset's ids with DatasetIDs,
+	// outside the timed calls, since that lookup is the benchmark's
+	// bookkeeping, not part of answering the query.
+	idMapper interface {
+		DatasetIDs(hits []Hit)
 	}
 	// noter adds notes about a finished run (for example whether the
 	// embedding path really ran).
