@@ -324,8 +324,8 @@ type scratch struct {
 	masks   []uint64
 	touched []uint32
 	kth     []float64
-	ovc     []cand       // the overlay's candidates
-	counts  [1024]uint32 // score histogram of the exhaustive top k
+	ovc     []cand    // the overlay's candidates
+	hist    histogram // of the exhaustive top k's scores
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -429,50 +429,38 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		for _, c := range ovc {
 			hi = max(hi, c.score)
 		}
-		scale := float64(len(sc.counts)-1) / hi
-		clear(sc.counts[:])
+		scale := float64(histBuckets-1) / hi
+		hist := &sc.hist
 		for _, i := range touched {
-			sc.counts[int(scores[i]*scale)]++
+			hist.add(int(scores[i] * scale))
 		}
 		for _, c := range ovc {
-			sc.counts[int(c.score*scale)]++
+			hist.add(int(c.score * scale))
 		}
-		// The highest bucket b such that buckets b and above hold k or
-		// more: every document below it has k documents strictly above.
-		b, n := len(sc.counts)-1, 0
-		for ; b > 0; b-- {
-			if n += int(sc.counts[b]); n >= h.k {
-				break
-			}
-		}
-		if b == 0 {
-			n += int(sc.counts[0])
-		}
+		b, n := hist.cut(h.k)
 		// Each kept document goes straight to its bucket's place, best
 		// bucket first (a counting sort): only documents sharing a
 		// bucket are left to order.
-		off := uint32(0)
-		for i := len(sc.counts) - 1; i >= b; i-- {
-			c := sc.counts[i]
-			sc.counts[i] = off
-			off += c
-		}
+		hist.place(b)
 		h.h = slices.Grow(h.h[:0], n)[:n]
 		for _, i := range touched {
-			if v := scores[i]; int(v*scale) >= b {
-				bk := int(v * scale)
-				h.h[sc.counts[bk]] = cand{score: v, mask: masks[i], ord: i}
-				sc.counts[bk]++
+			if bk := int(scores[i] * scale); bk >= b {
+				h.h[hist.slot(bk)] = cand{score: scores[i], mask: masks[i], ord: i}
 			}
 			scores[i], masks[i] = 0, 0
 		}
 		for _, c := range ovc {
 			if bk := int(c.score * scale); bk >= b {
-				h.h[sc.counts[bk]] = c
-				sc.counts[bk]++
+				h.h[hist.slot(bk)] = c
 			}
 		}
-		h.sortBuckets(sc.counts[b:])
+		hist.runs(b, func(lo, hi uint32) {
+			if hi-lo > 1 {
+				h.sortCands(h.h[lo:hi])
+			}
+		})
+		h.sorted = true
+		hist.reset()
 		return nil
 	case h != nil:
 		// Into the heap without a call per document: most lose to the
@@ -515,13 +503,17 @@ func accumulate(docs []uint32, tfs []uint8, idf, c0, c1 float64, lens []uint32, 
 	for i, d := range docs {
 		v := weight(idf, float64(tfs[i]), c0, c1, lens[d])
 		old := scores[d]
-		if old == 0 {
-			out[n] = d
+		// Branch-free: whether a document was touched before is a coin
+		// toss the branch predictor loses. Scores are never -0.
+		out[n] = d
+		if math.Float64bits(old) == 0 {
 			n++
 		}
 		v += old
 		scores[d] = v
-		hi = max(hi, v)
+		if v > hi { // rarely true: a predicted branch, not a dependency chain
+			hi = v
+		}
 		masks[d] |= bit
 	}
 	return out[:n], hi
@@ -1120,22 +1112,6 @@ func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {
 		i = m
 	}
 	return true
-}
-
-// sortBuckets orders h.h, which holds the candidates bucket by bucket,
-// best bucket first; ends[i] is the end of bucket b+i's run (buckets are
-// stored from the highest down). A higher bucket holds only higher
-// scores, so each run is sorted on its own.
-func (hh *hitHeap) sortBuckets(ends []uint32) {
-	lo := uint32(0)
-	for i := len(ends) - 1; i >= 0; i-- {
-		hi := ends[i]
-		if hi-lo > 1 {
-			hh.sortCands(hh.h[lo:hi])
-		}
-		lo = hi
-	}
-	hh.sorted = true
 }
 
 // appendSorted appends the kept documents to dst, best first.
