@@ -108,20 +108,37 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 
 // hitScratch is the room of one ranked retrieve's top k and matched
 // words, pooled: only the items and the words are allocated per call.
+//
+// The room keeps the last answer's pointers (into the snapshot it ranked)
+// until the next retrieve that takes it overwrites them: clearing 100
+// pointers costs a bulk write barrier whenever the collector is marking.
+// Room beyond the last answer is cleared, so an old snapshot is kept alive
+// at most until this scratch is used again, or dropped by the pool (two
+// collections unused).
 type hitScratch struct {
 	top     []index.Scored
 	matched [][]string
+	nTop    int // elements of top's backing array that may hold pointers
+	nWords  int // the same for matched
 }
 
 var hitsPool = sync.Pool{New: func() any { return new(hitScratch) }}
 
-// release keeps the room of top and matched (dropping what they point to)
-// and puts sc back in the pool.
+// release keeps the room of top and matched, clearing what an earlier,
+// longer answer left beyond them, and puts sc back in the pool.
 func (sc *hitScratch) release(top []index.Scored, matched [][]string) {
-	clear(top)
-	clear(matched)
-	sc.top, sc.matched = top[:0], matched[:0]
+	sc.top, sc.nTop = top[:0], keepFilled(top, sc.nTop)
+	sc.matched, sc.nWords = matched[:0], keepFilled(matched, sc.nWords)
 	hitsPool.Put(sc)
+}
+
+// keepFilled clears s's backing array from len(s) up to filled (how far
+// earlier uses filled it) and returns how far it is filled now.
+func keepFilled[T any](s []T, filled int) int {
+	if end := min(filled, cap(s)); end > len(s) {
+		clear(s[len(s):end])
+	}
+	return len(s)
 }
 
 // setHit makes it (a zero Item) the item of a hit, field by field: a
