@@ -6,13 +6,16 @@ import "math/bits"
 // find the k best without sorting them all: bucket i holds the scores s
 // with int(s*scale) == i, which is monotone in s, so a document in a
 // lower bucket scores strictly less than one in a higher bucket. A bitmap
-// of the non-empty buckets lets every walk visit those only: a query
-// touching a few hundred documents does not pay for 1,024 buckets.
+// of the non-empty buckets lets the cut visit those only, and the cut
+// lists the buckets it keeps: a query touching a few hundred documents
+// does not pay for 1,024 buckets.
 //
 // The zero histogram is empty; reset returns it to empty after use.
 type histogram struct {
 	counts   [histBuckets]uint32
 	nonEmpty [histBuckets / 64]uint64
+	kept     [histBuckets]uint16 // the buckets cut keeps, highest first
+	nKept    int
 }
 
 const histBuckets = 1024
@@ -23,64 +26,54 @@ func (h *histogram) add(bk int) {
 	h.nonEmpty[bk>>6] |= 1 << (bk & 63)
 }
 
-// each calls fn with the non-empty buckets from the highest down to
-// bucket lo, until fn returns false.
-func (h *histogram) each(lo int, fn func(bk int) bool) {
-	for w := len(h.nonEmpty) - 1; w >= lo>>6; w-- {
+// cut keeps the non-empty buckets from the highest down to the first
+// where the buckets kept hold k scores or more (every score below it has
+// k scores strictly above), or all of them; it returns the lowest bucket
+// kept and how many scores the kept buckets hold.
+func (h *histogram) cut(k int) (b, n int) {
+	h.nKept = 0
+	for w := len(h.nonEmpty) - 1; w >= 0; w-- {
 		for m := h.nonEmpty[w]; m != 0; {
 			bit := 63 - bits.LeadingZeros64(m)
-			bk := w<<6 | bit
-			if bk < lo || !fn(bk) {
-				return
-			}
 			m &^= 1 << bit
+			b = w<<6 | bit
+			h.kept[h.nKept] = uint16(b)
+			h.nKept++
+			if n += int(h.counts[b]); n >= k {
+				return b, n
+			}
 		}
 	}
-}
-
-// cut returns the highest bucket b such that buckets b and above hold k
-// scores or more (every score below b has k scores strictly above it),
-// or 0 when all of them hold fewer; and how many scores buckets b and
-// above hold.
-func (h *histogram) cut(k int) (b, n int) {
-	h.each(0, func(bk int) bool {
-		b = bk
-		n += int(h.counts[bk])
-		return n < k
-	})
 	return b, n
 }
 
-// place turns the counts of buckets b and above into the positions where
+// place turns the counts of the kept buckets into the positions where
 // their scores go, best bucket first: after it, slot(bk) hands out bucket
 // bk's places in turn.
-func (h *histogram) place(b int) {
+func (h *histogram) place() {
 	off := uint32(0)
-	h.each(b, func(bk int) bool {
+	for _, bk := range h.kept[:h.nKept] {
 		c := h.counts[bk]
 		h.counts[bk] = off
 		off += c
-		return true
-	})
+	}
 }
 
-// slot returns the next place of bucket bk (>= the b given to place).
+// slot returns the next place of kept bucket bk.
 func (h *histogram) slot(bk int) uint32 {
 	p := h.counts[bk]
 	h.counts[bk]++
 	return p
 }
 
-// runs calls fn with the range [lo, hi) of every bucket of b and above
-// after its places were all handed out, best bucket first.
-func (h *histogram) runs(b int, fn func(lo, hi uint32)) {
-	lo := uint32(0)
-	h.each(b, func(bk int) bool {
-		hi := h.counts[bk]
-		fn(lo, hi)
-		lo = hi
-		return true
-	})
+// runs returns the end of each kept bucket's range of places after they
+// were all handed out, best bucket first, reusing dst: bucket i of the
+// kept spans [ends[i-1], ends[i]).
+func (h *histogram) runs(dst []uint32) []uint32 {
+	for _, bk := range h.kept[:h.nKept] {
+		dst = append(dst, h.counts[bk])
+	}
+	return dst
 }
 
 // reset empties the histogram, touching only the buckets in use.
@@ -91,4 +84,5 @@ func (h *histogram) reset() {
 		}
 		h.nonEmpty[w] = 0
 	}
+	h.nKept = 0
 }

@@ -326,6 +326,7 @@ type scratch struct {
 	kth     []float64
 	ovc     []cand    // the overlay's candidates
 	hist    histogram // of the exhaustive top k's scores
+	ends    []uint32  // the histogram's runs
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -441,7 +442,7 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		// Each kept document goes straight to its bucket's place, best
 		// bucket first (a counting sort): only documents sharing a
 		// bucket are left to order.
-		hist.place(b)
+		hist.place()
 		h.h = slices.Grow(h.h[:0], n)[:n]
 		for _, i := range touched {
 			if bk := int(scores[i] * scale); bk >= b {
@@ -454,11 +455,15 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 				h.h[hist.slot(bk)] = c
 			}
 		}
-		hist.runs(b, func(lo, hi uint32) {
+		ends := hist.runs(sc.ends[:0])
+		sc.ends = ends[:0]
+		lo := uint32(0)
+		for _, hi := range ends {
 			if hi-lo > 1 {
 				h.sortCands(h.h[lo:hi])
 			}
-		})
+			lo = hi
+		}
 		h.sorted = true
 		hist.reset()
 		return nil
