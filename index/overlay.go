@@ -84,19 +84,42 @@ func mergeSorted[T any](old, add []T, c func(a, b T) int) []T {
 
 // ovRange returns the overlay postings whose term hash is h.
 func (s *Snapshot) ovRange(h uint64) []ovPosting {
-	i, _ := slices.BinarySearchFunc(s.ovPost, h, func(p ovPosting, h uint64) int { return cmp.Compare(p.hash, h) })
-	j := i
-	for j < len(s.ovPost) && s.ovPost[j].hash == h {
+	ps := s.ovPost
+	// The first posting with hash >= h: a search with the comparison
+	// inline (every query term of a snapshot with writes pending pays it).
+	lo, hi := 0, len(ps)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ps[m].hash < h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	j := lo
+	for j < len(ps) && ps[j].hash == h {
 		j++
 	}
-	return s.ovPost[i:j]
+	return ps[lo:j]
 }
 
 // deadCount returns how many dead base documents hold base term id.
 func (s *Snapshot) deadCount(id uint32) int {
-	i, _ := slices.BinarySearchFunc(s.deadPost, id, func(p deadPosting, id uint32) int { return cmp.Compare(p.id, id) })
-	j, _ := slices.BinarySearchFunc(s.deadPost, id+1, func(p deadPosting, id uint32) int { return cmp.Compare(p.id, id) })
-	return j - i
+	return deadFrom(s.deadPost, id+1) - deadFrom(s.deadPost, id)
+}
+
+// deadFrom returns the index of the first posting of ps with id >= id.
+func deadFrom(ps []deadPosting, id uint32) int {
+	lo, hi := 0, len(ps)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ps[m].id < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
