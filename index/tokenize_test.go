@@ -212,6 +212,16 @@ func TestSimpleNormal(t *testing.T) {
 				t.Fatalf("normalize(%U) = %q, the normaliser gives %q", r, got, want)
 			}
 		}
+		// Every rune the fast path takes, ASCII included, must start a
+		// segment of the normaliser: then nothing composes with what
+		// precedes it or reorders across it, and the NFKC of the text is
+		// the runes' own NFKC side by side, in any context (the random
+		// texts below only sample that).
+		if r < utf8.RuneSelf || stableRune(r) || fullWidthASCII(r) {
+			if !norm.NFKC.PropertiesString(string(r)).BoundaryBefore() {
+				t.Fatalf("%U may compose with the rune before it, but the fast path takes it alone", r)
+			}
+		}
 	}
 	others := []rune{'A', 'z', ' ', '?', 0x0301, 0x3099, 0x309A, 0x11A8, 0x1100, 0x1161,
 		0x3000, 0x2026, 0xF900, 0x00C5, 0x0130, 0xFF76, 0x212B, 0xFFFD, 0x0345, 0x1E9E}
