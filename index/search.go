@@ -395,12 +395,16 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		}
 	}
 	if s.nDead > 0 {
+		// top may be a dead document's score: take it over the live ones,
+		// or a dead high scorer would crowd the live into low buckets.
 		n := 0
+		top = 0
 		for _, d := range touched {
 			if s.isDead(d) {
 				scores[d], masks[d] = 0, 0
 				continue
 			}
+			top = max(top, scores[d])
 			touched[n] = d
 			n++
 		}
@@ -421,11 +425,11 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 			scores[i], masks[i] = 0, 0
 		}
 	case h != nil && h.k > 0 && len(touched)+len(ovc) > 2*h.k:
-		// No overlay to add: without a heap, keep the documents whose
-		// score falls in the histogram buckets that hold the k best
+		// Without a heap: keep the documents (the overlay's included)
+		// whose score falls in the histogram buckets that hold the k best
 		// (bucketing is monotone in the score, so a document left out has
-		// k documents scoring strictly more); sorted orders them and keeps
-		// k.
+		// k documents scoring strictly more), placed bucket by bucket and
+		// sorted within each; appendSorted keeps k.
 		hi := top
 		for _, c := range ovc {
 			hi = max(hi, c.score)
@@ -457,12 +461,12 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		}
 		ends := hist.runs(sc.ends[:0])
 		sc.ends = ends[:0]
-		lo := uint32(0)
-		for _, hi := range ends {
-			if hi-lo > 1 {
-				h.sortCands(h.h[lo:hi])
+		start := uint32(0)
+		for _, end := range ends {
+			if end-start > 1 {
+				h.sortCands(h.h[start:end])
 			}
-			lo = hi
+			start = end
 		}
 		h.sorted = true
 		hist.reset()
@@ -497,8 +501,9 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 
 // accumulate adds the weights of the postings docs, tfs (plain tfs, no
 // tfEscape) to scores, sets bit in masks and appends the documents it
-// touches first to touched. touched grows before the loop, so that the
-// loop makes no call and the compiler keeps its values in registers.
+// touches first to touched; it returns touched and the highest of hi and
+// the sums it wrote. touched grows before the loop, so that the loop
+// makes no call and the compiler keeps its values in registers.
 func accumulate(docs []uint32, tfs []uint8, idf, c0, c1 float64, lens []uint32, scores []float64, masks []uint64, bit uint64, touched []uint32, hi float64) ([]uint32, float64) {
 	tfs = tfs[:len(docs)]
 	masks, lens = masks[:len(scores)], lens[:len(scores)] // one length to check
@@ -1040,9 +1045,10 @@ type cand struct {
 type hitHeap struct {
 	s *Snapshot
 	k int
-	h []cand // min-heap: h[0] is the worst kept
+	h []cand // min-heap: h[0] is the worst kept; unless sorted
 	// sorted: h is already best first (the exhaustive scorer's
-	// histogram put it in order), not a heap.
+	// histogram put it in order) and no longer a heap: only
+	// appendSorted may read it then, threshold and push may not.
 	sorted bool
 }
 

@@ -109,4 +109,11 @@
 // cancelled context or a closed store) is not indexed, the same way on the
 // incremental path as in a full build. Scores are
 // comparable within one result only. Link items are not scored (Score 0).
+//
+// Retrieves reuse pooled room for their top k, which keeps pointers into
+// the snapshot last ranked with it: after a Rebuild replaces a snapshot,
+// the old one (with its documents' text) can stay in memory until each
+// pooled room is used by a retrieve again, or until the pool drops it
+// (two garbage collections without use). A process that must give that
+// memory back at once can call runtime.GC twice.
 package retrieve
