@@ -89,6 +89,9 @@ func (s *Snapshot) AppendMatchedWords(dst [][]string, hits []Scored, q Query) []
 		}
 		return dst
 	}
+	if len(q.Terms) <= directMaskTerms {
+		return s.appendMatchedFew(dst, hits, q)
+	}
 	if q.plain() {
 		// Every term is its own word: the words are the terms of the mask,
 		// already in order.
@@ -204,4 +207,41 @@ func (q Query) plain() bool {
 		}
 	}
 	return true
+}
+
+// directMaskTerms is the most terms a query may have for its masks to
+// index a table directly (appendMatchedFew): 2^8 entries.
+const directMaskTerms = 8
+
+// appendMatchedFew is AppendMatchedWords for a query of at most
+// directMaskTerms terms, the common case: every mask is below 256, so
+// each distinct mask's words are found through a table indexed by the
+// mask, without hashing, and all of them share one buffer.
+func (s *Snapshot) appendMatchedFew(dst [][]string, hits []Scored, q Query) [][]string {
+	// at[m] is 1 + where mask m's words start in wb, then (after pass 2)
+	// the end as well: words of m are wb[start[m]:end[m]].
+	var start, end [1 << directMaskTerms]uint16
+	need := 0
+	for _, h := range hits {
+		if m := h.Matched & 0xff; end[m] == 0 {
+			end[m] = 1 // seen
+			need += q.maskWordCount(m)
+		}
+	}
+	wb := make([]string, 0, need)
+	for m := range end {
+		if end[m] != 0 {
+			start[m] = uint16(len(wb))
+			wb = q.appendMaskWords(wb, uint64(m))
+			end[m] = uint16(len(wb))
+		}
+	}
+	dst, out := grown(dst, len(hits))
+	for i, h := range hits {
+		m := h.Matched & 0xff
+		if out[i] = wb[start[m]:end[m]:end[m]]; out[i] == nil {
+			out[i] = []string{}
+		}
+	}
+	return dst
 }
