@@ -1,6 +1,7 @@
 package index
 
 import (
+	"hash/maphash"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,34 +28,33 @@ func (englishStemmer) Filter(w string) (string, bool) {
 		// Porter2 leaves words of two letters or fewer as they are.
 		return w, true
 	}
-	if t, ok := stems.m.Load(w); ok {
-		return t.(string), true
+	slot := &stems[maphash.String(stemSeed, w)&uint64(len(stems)-1)]
+	if e := slot.Load(); e != nil && e.word == w {
+		return e.stem, true
 	}
 	env := stemEnvs.Get().(*snowballstem.Env)
 	env.SetCurrent(w)
 	english.Stem(env)
 	t := env.Current()
 	stemEnvs.Put(env)
-	if stems.n.Load() < maxCachedStems {
-		// Clone both: w is a slice of a whole document's text, which the
-		// cache must not keep alive.
-		if _, dup := stems.m.LoadOrStore(strings.Clone(w), strings.Clone(t)); !dup {
-			stems.n.Add(1)
-		}
-	}
+	// Clone both: w is a slice of a whole document's text, which the
+	// cache must not keep alive.
+	slot.Store(&stemEntry{word: strings.Clone(w), stem: strings.Clone(t)})
 	return t, true
 }
 
-// stems caches the stems of the most common words, process-wide: stemming
-// costs about half a microsecond a word, a cache hit a few tens of
-// nanoseconds, and a corpus repeats its vocabulary. The cache stops growing
-// at maxCachedStems words (a few MB), so odd input cannot inflate it.
-var stems struct {
-	m sync.Map // word → stem
-	n atomic.Int64
-}
+// stems caches stems process-wide: stemming costs about half a
+// microsecond a word, and a corpus and its queries repeat their
+// vocabulary. It is direct-mapped and lock-free: slot i holds the last
+// word whose hash falls in i, so a lookup is one hash, one load and one
+// comparison (a query pays it for each word, often with cold caches),
+// and the cache never holds more than len(stems) words (a few MB), so
+// odd input cannot inflate it.
+var stems [1 << 15]atomic.Pointer[stemEntry]
 
-const maxCachedStems = 1 << 16
+var stemSeed = maphash.MakeSeed()
+
+type stemEntry struct{ word, stem string }
 
 // latinWord reports whether w is all Latin letters and marks.
 func latinWord(w string) bool {
