@@ -49,3 +49,43 @@ func Example() {
 	// link trips:三亚之行 via preferences:喜欢海边 tokens=19
 	// budget used: 38 unresolved: []
 }
+
+// A host answering queries in a loop keeps one Result and lets each
+// retrieve reuse its items' room.
+func ExampleEngine_RetrieveTo() {
+	dir, _ := os.MkdirTemp("", "recall-example")
+	defer os.RemoveAll(dir)
+	st, err := fs.Open(dir, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer st.Close()
+
+	ctx := context.Background()
+	eng := retrieve.New(st, retrieve.Options{})
+	for _, e := range []store.Entry{
+		{Category: "preferences", Name: "coffee", Content: "Flat white, no sugar."},
+		{Category: "preferences", Name: "tea", Content: "Green tea after lunch, no sugar."},
+	} {
+		if err := eng.Put(ctx, e); err != nil {
+			panic(err)
+		}
+	}
+
+	var res retrieve.Result
+	for _, q := range []string{"sugar", "green tea", "coffee"} {
+		if err := eng.RetrieveTo(ctx, retrieve.Request{Query: q}, &res); err != nil {
+			panic(err)
+		}
+		// res is overwritten by the next call: keep copies, not items.
+		var names []string
+		for _, it := range res.Items {
+			names = append(names, it.Name)
+		}
+		fmt.Println(q, "->", names)
+	}
+	// Output:
+	// sugar -> [coffee tea]
+	// green tea -> [tea]
+	// coffee -> [coffee]
+}

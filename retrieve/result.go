@@ -14,6 +14,9 @@ type Result struct {
 	UnresolvedLinks []string `json:"unresolved_links"`
 	// Dropped holds the items the budget cut, only when explain was asked.
 	Dropped []Item `json:"dropped,omitzero"`
+
+	// room is the hits' backing array, which Engine.RetrieveTo reuses.
+	room []Item
 }
 
 // Source says why an item is in the result.

@@ -42,9 +42,25 @@ func (e *TermsError) Error() string {
 // links, apply the token budget. It makes no LLM call. It fails only when
 // the store cannot be read; optional paths degrade silently.
 func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
+	res := new(Result)
+	if err := e.RetrieveTo(ctx, req, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// RetrieveTo is Retrieve writing its answer into res and reusing the room
+// of res's items: a host that answers queries in a loop keeps one Result
+// per goroutine, and a BM25 retrieve then allocates only its matched
+// words. Everything res held is replaced, the items in its room
+// overwritten: copy what must outlive the next call (an item's BM25Score
+// points into that room). On an error res is left empty.
+func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error {
+	room := res.room
+	*res = Result{Items: []Item{}, UnresolvedLinks: []string{}, room: room}
 	snap, err := e.Snapshot(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	limit := req.Limit
 	if limit <= 0 {
@@ -53,9 +69,8 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	q := snap.Query(req.Query)
 	terms := q.Terms
 	if req.MaxTerms > 0 && len(terms) > req.MaxTerms {
-		return nil, &TermsError{Terms: len(terms), Max: req.MaxTerms}
+		return &TermsError{Terms: len(terms), Max: req.MaxTerms}
 	}
-	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
 	hits, fused := e.fusedHits(ctx, snap, req.Query, terms, limit)
 	res.EmbeddingUsed = fused
 	var items []Item
@@ -64,7 +79,7 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 		docs = make([]*index.Doc, 0, len(hits))
 	}
 	if fused {
-		items = make([]Item, len(hits))
+		items = roomFor(room, len(hits))
 		for i, h := range hits {
 			// The fused path keeps no masks: look the terms up per hit.
 			matched := q.Words(snap.MatchedTerms(h.doc, terms))
@@ -84,15 +99,15 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 		if err != nil {
 			sc.release(top, nil)
 			if cerr := ctx.Err(); cerr != nil {
-				return nil, cerr
+				return cerr
 			}
-			return nil, err
+			return err
 		}
-		// The matched words come from the masks the ranking recorded; one
-		// allocation for the items, whose BM25Score points at their own
-		// Score (the same value: no fusion on this path).
+		// The matched words come from the masks the ranking recorded; the
+		// items (one allocation, or res's room) have their BM25Score point
+		// at their own Score (the same value: no fusion on this path).
 		matched := snap.AppendMatchedWords(sc.matched[:0], top, q)
-		items = make([]Item, len(top))
+		items = roomFor(room, len(top))
 		for i, h := range top {
 			it := &items[i]
 			setHit(it, h.Doc, h.Score, &it.Score, nil, matched[i])
@@ -102,8 +117,22 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 		}
 		sc.release(top, matched)
 	}
+	res.room = items
 	expand(res, snap, items, docs, req)
-	return res, nil
+	return nil
+}
+
+// roomFor returns n items in room's backing array when it has the room,
+// else newly allocated ones. Items of room past n (an earlier, longer
+// answer) are cleared, so that they keep no snapshot alive.
+func roomFor(room []Item, n int) []Item {
+	if cap(room) < n {
+		return make([]Item, n)
+	}
+	if len(room) > n {
+		clear(room[n:])
+	}
+	return room[:n]
 }
 
 // hitScratch is the room of one ranked retrieve's top k and matched
@@ -141,7 +170,7 @@ func keepFilled[T any](s []T, filled int) int {
 	return len(s)
 }
 
-// setHit makes it (a zero Item) the item of a hit, field by field: a
+// setHit makes it the item of a hit, setting every field one by one: a
 // whole-struct copy into the slice goes through a typed copy with write
 // barriers.
 func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched []string) {
@@ -154,6 +183,7 @@ func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched [
 	it.CosScore = cos
 	it.MatchedTerms = matched
 	it.TokensEst = d.TokensEst()
+	it.Via = nil // a reused item may have been a link
 }
 
 // Expand completes a result from hits chosen by the caller (for example
