@@ -67,12 +67,15 @@ var (
 )
 
 // knownShape reports whether the result types still have exactly the
-// fields appendResultJSON writes.
+// exported fields appendResultJSON writes (encoding/json skips the
+// unexported ones, such as the room Engine.RetrieveTo reuses).
 var knownShape = sync.OnceValue(func() bool {
 	tags := func(t reflect.Type) []string {
 		var out []string
 		for f := range t.Fields() {
-			out = append(out, f.Tag.Get("json"))
+			if f.IsExported() {
+				out = append(out, f.Tag.Get("json"))
+			}
 		}
 		return out
 	}
