@@ -218,8 +218,8 @@ const directMaskTerms = 8
 // each distinct mask's words are found through a table indexed by the
 // mask, without hashing, and all of them share one buffer.
 func (s *Snapshot) appendMatchedFew(dst [][]string, hits []Scored, q Query) [][]string {
-	// at[m] is 1 + where mask m's words start in wb, then (after pass 2)
-	// the end as well: words of m are wb[start[m]:end[m]].
+	// Pass 1 marks the masks seen (end[m] != 0) and counts their words;
+	// pass 2 writes each one's words once: wb[start[m]:end[m]].
 	var start, end [1 << directMaskTerms]uint16
 	need := 0
 	for _, h := range hits {
