@@ -1,6 +1,9 @@
 package index
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // A query with one long list and short other lists (an English question:
 // a stop word the analyzer keeps, "what", and a rare word or two) spends
@@ -24,6 +27,9 @@ const impactShare = 8
 type impactOrder struct {
 	docs   []uint32
 	groups []impactGroup // by tf, descending
+	// member is the list's bitmap when the list is dense (dense.go),
+	// else nil.
+	member *denseSet
 }
 
 // impactGroup is the documents of one tf: docs[start:end] of its order.
@@ -86,6 +92,9 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 		}
 		io.groups[len(io.groups)-1].end = uint32(i) + 1
 	}
+	if len(l.docs)*denseShare >= len(seg.docs) {
+		io.member = newDenseSet(l.docs, len(seg.docs))
+	}
 	v, _ := seg.impacts.LoadOrStore(id, io)
 	return v.(*impactOrder)
 }
@@ -131,25 +140,26 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		return ErrCanceled
 	}
 	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
-	sc, nb := s.scratch()
-	defer scratchPool.Put(sc)
-	seen := sc.masks[:nb] // nonzero: a document of a short list
-	touched := sc.touched[:0]
+	// The documents of the short lists, each once, ascending: the
+	// candidates scored in full, and the ones the long list's walk skips
+	// (a sorted slice, not a mark per base document: it stays in cache).
+	ts := sortedPool.Get().(*[]uint32)
+	defer sortedPool.Put(ts)
+	touched := (*ts)[:0]
 	for j := range p.qt {
-		if j == li {
-			continue
-		}
-		for _, d := range p.qt[j].list.docs {
-			if seen[d] == 0 {
-				seen[d] = 1
-				touched = append(touched, d)
-			}
+		if j != li {
+			touched = append(touched, p.qt[j].list.docs...)
 		}
 	}
+	slices.Sort(touched)
+	touched = slices.Compact(touched)
+	*ts = touched[:0]
+	L := &p.qt[li]
+	io := s.base.impactOf(L.id)
 	lens := s.base.lens
 	c0, c1 := p.c0, p.c1
-	// In doc order, so that every list is read forward once.
-	slices.Sort(touched)
+	// In doc order, so that every list is read forward once; the long
+	// list by its bitmap when it has one.
 	pos := make([]int, len(p.qt))
 	for _, d := range touched {
 		if s.isDead(d) {
@@ -160,6 +170,13 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		dl := lens[d]
 		for j := range p.qt {
 			q := &p.qt[j]
+			if j == li && io.member != nil {
+				if i, ok := io.member.find(d); ok {
+					score += weight(q.idf, float64(q.list.tf(i)), c0, c1, dl)
+					mask |= 1 << q.ti
+				}
+				continue
+			}
 			pos[j] = seek(q, pos[j], d)
 			if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
 				score += weight(q.idf, float64(q.list.tf(i)), c0, c1, dl)
@@ -171,9 +188,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		}
 	}
 	// The long list alone, best first.
-	L := &p.qt[li]
 	bit := uint64(1) << L.ti
-	io := s.base.impactOf(L.id)
 	type head struct {
 		pos, end uint32
 		tf       float64
@@ -203,17 +218,19 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		if hd.pos++; hd.pos < hd.end {
 			hd.w = weight(L.idf, hd.tf, c0, c1, lens[io.docs[hd.pos]])
 		}
-		if seen[d] != 0 || s.isDead(d) {
+		if s.isDead(d) {
+			continue
+		}
+		if _, short := slices.BinarySearch(touched, d); short {
 			continue
 		}
 		h.push(d, w, bit)
 	}
-	for _, d := range touched {
-		seen[d] = 0
-	}
-	sc.touched = touched[:0]
 	return nil
 }
+
+// sortedPool holds impactTop's candidate buffers.
+var sortedPool = sync.Pool{New: func() any { return new([]uint32) }}
 
 // seek returns the position of the first posting of q's list at or after
 // pos whose doc is at least d: by the block ends, then a binary search in
