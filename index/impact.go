@@ -2,6 +2,7 @@ package index
 
 import (
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -23,9 +24,13 @@ const impactMin = 1 << 10
 // 1/impactShare of the long list's postings.
 const impactShare = 8
 
-// impactOrder is one list's documents in impact order.
+// impactOrder is one list's documents in impact order; documents of one
+// tf and one |D| are in the result order of equal scores.
 type impactOrder struct {
-	docs   []uint32
+	docs []uint32
+	// lens is |D| of docs[i], read with it in the walk: one more
+	// sequential read instead of a random one into the length table.
+	lens   []uint32
 	groups []impactGroup // by tf, descending
 	// member is the list's bitmap when the list is dense (dense.go),
 	// else nil.
@@ -91,6 +96,31 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 			io.groups = append(io.groups, impactGroup{tf: tf, start: uint32(i)})
 		}
 		io.groups[len(io.groups)-1].end = uint32(i) + 1
+	}
+	io.lens = make([]uint32, len(io.docs))
+	for i, d := range io.docs {
+		io.lens[i] = seg.lens[d]
+	}
+	// Each run of one tf and one |D| (one weight) in the result order of
+	// equal scores, category then name, so that the walk can leave a run
+	// at its first document that ties the k-th best and does not enter.
+	for _, gr := range io.groups {
+		for i := gr.start; i < gr.end; {
+			j := i + 1
+			for j < gr.end && io.lens[j] == io.lens[i] {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortFunc(io.docs[i:j], func(a, b uint32) int {
+					da, db := &seg.docs[a], &seg.docs[b]
+					if da.Category != db.Category {
+						return strings.Compare(da.Category, db.Category)
+					}
+					return strings.Compare(da.Name, db.Name)
+				})
+			}
+			i = j
+		}
 	}
 	if len(l.docs)*denseShare >= len(seg.docs) {
 		io.member = newDenseSet(l.docs, len(seg.docs))
@@ -197,7 +227,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	heads := make([]head, len(io.groups))
 	for g, gr := range io.groups {
 		heads[g] = head{pos: gr.start, end: gr.end, tf: float64(gr.tf)}
-		heads[g].w = weight(L.idf, heads[g].tf, c0, c1, lens[io.docs[gr.start]])
+		heads[g].w = weight(L.idf, heads[g].tf, c0, c1, io.lens[gr.start])
 	}
 	for {
 		best := -1
@@ -214,17 +244,19 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		if h.k > 0 && len(h.h) == h.k && w < h.h[0].score {
 			break // no later document weighs more
 		}
-		d := io.docs[hd.pos]
-		if hd.pos++; hd.pos < hd.end {
-			hd.w = weight(L.idf, hd.tf, c0, c1, lens[io.docs[hd.pos]])
+		d, dl := io.docs[hd.pos], io.lens[hd.pos]
+		hd.pos++
+		if _, short := slices.BinarySearch(touched, d); !short && !s.isDead(d) && !h.push(d, w, bit) {
+			// d ties the k-th best (w is not below it) and ranks after
+			// it: so do the rest of d's run, which weigh the same and
+			// come after d in the result order.
+			for hd.pos < hd.end && io.lens[hd.pos] == dl {
+				hd.pos++
+			}
 		}
-		if s.isDead(d) {
-			continue
+		if hd.pos < hd.end {
+			hd.w = weight(L.idf, hd.tf, c0, c1, io.lens[hd.pos])
 		}
-		if _, short := slices.BinarySearch(touched, d); short {
-			continue
-		}
-		h.push(d, w, bit)
 	}
 	return nil
 }
