@@ -173,9 +173,9 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	// The documents of the short lists, each once, ascending: the
 	// candidates scored in full, and the ones the long list's walk skips
 	// (a sorted slice, not a mark per base document: it stays in cache).
-	ts := sortedPool.Get().(*[]uint32)
-	defer sortedPool.Put(ts)
-	touched := (*ts)[:0]
+	sc := impactPool.Get().(*impactScratch)
+	defer impactPool.Put(sc)
+	touched := sc.docs[:0]
 	for j := range p.qt {
 		if j != li {
 			touched = append(touched, p.qt[j].list.docs...)
@@ -183,26 +183,50 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	}
 	slices.Sort(touched)
 	touched = slices.Compact(touched)
-	*ts = touched[:0]
+	sc.docs = touched[:0]
 	L := &p.qt[li]
 	io := s.base.impactOf(L.id)
 	lens := s.base.lens
 	c0, c1 := p.c0, p.c1
-	// In doc order, so that every list is read forward once; the long
-	// list by its bitmap when it has one.
+	// The candidates' |D| and their places in the long list's bitmap
+	// first, in a loop of loads that do not depend on one another, so
+	// that their cache misses overlap; then their tfs there, likewise.
+	n := len(touched)
+	dls := zeroed(sc.dls, n)
+	at := zeroed(sc.at, n) // 1 + position in the long list, 0: absent
+	sc.dls, sc.at = dls[:0], at[:0]
+	for i, d := range touched {
+		dls[i] = lens[d]
+	}
+	if io.member != nil {
+		for i, d := range touched {
+			if r, ok := io.member.find(d); ok {
+				at[i] = uint32(r) + 1
+			}
+		}
+	} else {
+		pos := 0
+		for i, d := range touched {
+			pos = seek(L, pos, d)
+			if pos < len(L.list.docs) && L.list.docs[pos] == d {
+				at[i] = uint32(pos) + 1
+			}
+		}
+	}
+	// In doc order, so that every short list is read forward once.
 	pos := make([]int, len(p.qt))
-	for _, d := range touched {
+	for c, d := range touched {
 		if s.isDead(d) {
 			continue
 		}
 		score := 0.0
 		var mask uint64
-		dl := lens[d]
+		dl := dls[c]
 		for j := range p.qt {
 			q := &p.qt[j]
-			if j == li && io.member != nil {
-				if i, ok := io.member.find(d); ok {
-					score += weight(q.idf, float64(q.list.tf(i)), c0, c1, dl)
+			if j == li {
+				if r := at[c]; r != 0 {
+					score += weight(q.idf, float64(q.list.tf(int(r-1))), c0, c1, dl)
 					mask |= 1 << q.ti
 				}
 				continue
@@ -261,8 +285,13 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	return nil
 }
 
-// sortedPool holds impactTop's candidate buffers.
-var sortedPool = sync.Pool{New: func() any { return new([]uint32) }}
+// impactScratch is impactTop's room for its candidates: their documents,
+// |D| and positions in the long list.
+type impactScratch struct {
+	docs, dls, at []uint32
+}
+
+var impactPool = sync.Pool{New: func() any { return new(impactScratch) }}
 
 // seek returns the position of the first posting of q's list at or after
 // pos whose doc is at least d: by the block ends, then a binary search in
