@@ -10,13 +10,28 @@ import "math/bits"
 // evicts them). A membership bitmap with rank counts answers the same
 // probe with two reads that do not depend on each other's address: the
 // bitmap's word, and the count before its 512-bit stretch; then the tf at
-// the rank. It is derived from the list, made with the list's impact
-// order on first use (impact.go), and never persisted.
+// the rank. It is derived from the list, made on first use, and never
+// persisted.
 
 // denseShare: a list gets a bitmap when it holds at least 1/denseShare of
 // the base documents, so that the bitmap (one bit per document) costs at
 // most 4 bytes per posting, under the 5 the posting itself takes.
 const denseShare = 32
+
+// denseOf returns the bitmap of term id's list when the list is dense,
+// making it on first use, else nil. Concurrent first uses may both make
+// it; they make the same one, and the first stored is kept.
+func (seg *segment) denseOf(id uint32) *denseSet {
+	n := seg.listLen(id)
+	if n < blockSize || n*denseShare < len(seg.docs) {
+		return nil
+	}
+	if v, ok := seg.dense.Load(id); ok {
+		return v.(*denseSet)
+	}
+	v, _ := seg.dense.LoadOrStore(id, newDenseSet(seg.list(id).docs, len(seg.docs)))
+	return v.(*denseSet)
+}
 
 // denseSet is the documents of one list as a bitmap over the base
 // documents, with rank counts.

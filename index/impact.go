@@ -32,9 +32,6 @@ type impactOrder struct {
 	// sequential read instead of a random one into the length table.
 	lens   []uint32
 	groups []impactGroup // by tf, descending
-	// member is the list's bitmap when the list is dense (dense.go),
-	// else nil.
-	member *denseSet
 }
 
 // impactGroup is the documents of one tf: docs[start:end] of its order.
@@ -122,9 +119,6 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 			i = j
 		}
 	}
-	if len(l.docs)*denseShare >= len(seg.docs) {
-		io.member = newDenseSet(l.docs, len(seg.docs))
-	}
 	v, _ := seg.impacts.LoadOrStore(id, io)
 	return v.(*impactOrder)
 }
@@ -186,6 +180,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	sc.docs = touched[:0]
 	L := &p.qt[li]
 	io := s.base.impactOf(L.id)
+	member := s.base.denseOf(L.id)
 	lens := s.base.lens
 	c0, c1 := p.c0, p.c1
 	// The candidates' |D| and their places in the long list's bitmap
@@ -198,9 +193,9 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	for i, d := range touched {
 		dls[i] = lens[d]
 	}
-	if io.member != nil {
+	if member != nil {
 		for i, d := range touched {
-			if r, ok := io.member.find(d); ok {
+			if r, ok := member.find(d); ok {
 				at[i] = uint32(r) + 1
 			}
 		}
