@@ -154,11 +154,11 @@ func (s *Snapshot) useImpact(p *plan, q TopQuery) (li, others int, ok bool) {
 const impactFirst = 512
 
 // impactTop is the exact top k when p.qt[li] is the one long list: every
-// document of the other lists is scored in full (its long-list weight
-// found by binary search), then the documents of the long list alone come
-// in descending weight from its impact order until the next cannot enter.
-// Scores are summed in term order from 0, as the exhaustive scorer sums
-// them.
+// document of the other lists that can still enter is scored in full (its
+// long-list weight found through the list's bitmap, or by a search of its
+// blocks), then the documents of the long list alone come in descending
+// weight from its impact order until the next cannot enter. Scores are
+// summed in term order from 0, as the exhaustive scorer sums them.
 func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) error {
 	if canceled(done) {
 		return ErrCanceled
@@ -183,35 +183,70 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	member := s.base.denseOf(L.id)
 	lens := s.base.lens
 	c0, c1 := p.c0, p.c1
-	// The candidates' |D| and their places in the long list's bitmap
-	// first, in a loop of loads that do not depend on one another, so
-	// that their cache misses overlap; then their tfs there, likewise.
+	// The candidates' |D| first, in a loop of loads that do not depend
+	// on one another, so that their cache misses overlap.
 	n := len(touched)
 	dls := zeroed(sc.dls, n)
 	at := zeroed(sc.at, n) // 1 + position in the long list, 0: absent
-	sc.dls, sc.at = dls[:0], at[:0]
+	part := zeroed(sc.part, n)
+	sc.dls, sc.at, sc.part = dls[:0], at[:0], part[:0]
 	for i, d := range touched {
 		dls[i] = lens[d]
 	}
+	// Their scores without the long list (in doc order, so that every
+	// short list is read forward once). A full score is at least its
+	// partial one (rounding is monotone), so the k-th best partial score
+	// bounds the k-th best full one from below, and a candidate whose
+	// partial score plus the long list's highest weight stays under it
+	// cannot enter: its probe of the long list is skipped.
+	pos := make([]int, len(p.qt))
+	for c, d := range touched {
+		v := 0.0
+		for j := range p.qt {
+			if j == li {
+				continue
+			}
+			q := &p.qt[j]
+			pos[j] = seek(q, pos[j], d)
+			if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
+				v += weight(q.idf, float64(q.list.tf(i)), c0, c1, dls[c])
+			}
+		}
+		if s.isDead(d) {
+			v = -1
+		}
+		part[c] = v
+	}
+	ubL := 0.0
+	for _, gr := range io.groups {
+		ubL = max(ubL, weight(L.idf, float64(gr.tf), c0, c1, io.lens[gr.start]))
+	}
+	theta := max(h.threshold(), kthLargest(part, h.k, &sc.kth)/margin)
+	// Then the survivors' places in the long list (through its bitmap
+	// when it has one: again loads independent of one another), then
+	// their full scores, summed in term order.
 	if member != nil {
 		for i, d := range touched {
-			if r, ok := member.find(d); ok {
-				at[i] = uint32(r) + 1
+			if v := part[i]; v >= 0 && (v+ubL)*margin >= theta {
+				if r, ok := member.find(d); ok {
+					at[i] = uint32(r) + 1
+				}
 			}
 		}
 	} else {
-		pos := 0
+		lp := 0
 		for i, d := range touched {
-			pos = seek(L, pos, d)
-			if pos < len(L.list.docs) && L.list.docs[pos] == d {
-				at[i] = uint32(pos) + 1
+			if v := part[i]; v >= 0 && (v+ubL)*margin >= theta {
+				lp = seek(L, lp, d)
+				if lp < len(L.list.docs) && L.list.docs[lp] == d {
+					at[i] = uint32(lp) + 1
+				}
 			}
 		}
 	}
-	// In doc order, so that every short list is read forward once.
-	pos := make([]int, len(p.qt))
+	clear(pos)
 	for c, d := range touched {
-		if s.isDead(d) {
+		if v := part[c]; v < 0 || (v+ubL)*margin < theta {
 			continue
 		}
 		score := 0.0
@@ -284,9 +319,60 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 // |D| and positions in the long list.
 type impactScratch struct {
 	docs, dls, at []uint32
+	part, kth     []float64
 }
 
 var impactPool = sync.Pool{New: func() any { return new(impactScratch) }}
+
+// kthLargest returns the k-th largest of vals, 0 when vals holds fewer
+// than k values >= 0 (negative ones are not counted); buf is its room.
+func kthLargest(vals []float64, k int, buf *[]float64) float64 {
+	if k <= 0 {
+		return 0
+	}
+	top := (*buf)[:0] // a min-heap of the k largest so far
+	for _, v := range vals {
+		if v < 0 {
+			continue
+		}
+		if len(top) < k {
+			top = append(top, v)
+			for i := len(top) - 1; i > 0; {
+				pi := (i - 1) / 2
+				if top[pi] <= top[i] {
+					break
+				}
+				top[i], top[pi] = top[pi], top[i]
+				i = pi
+			}
+			continue
+		}
+		if v <= top[0] {
+			continue
+		}
+		top[0] = v
+		for i := 0; ; {
+			l := 2*i + 1
+			if l >= k {
+				break
+			}
+			m := l
+			if r := l + 1; r < k && top[r] < top[l] {
+				m = r
+			}
+			if top[i] <= top[m] {
+				break
+			}
+			top[i], top[m] = top[m], top[i]
+			i = m
+		}
+	}
+	*buf = top[:0]
+	if len(top) < k {
+		return 0
+	}
+	return top[0]
+}
 
 // seek returns the position of the first posting of q's list at or after
 // pos whose doc is at least d: by the block ends, then a binary search in
