@@ -27,3 +27,34 @@ func TestDenseSetFind(t *testing.T) {
 		}
 	}
 }
+
+// TestSortTies: a tie run comes out in the result order of equal scores
+// (category, then name) whether its names differ in their first 8 bytes
+// or only later, are shorter than 8 bytes or hold a NUL, and whether the
+// run has one category or several.
+func TestSortTies(t *testing.T) {
+	names := []string{"b", "a", "ab", "ab\x00", "a\x00b", "longname-0002", "longname-0001",
+		"longname-00010", "zz", "é", "longnam", "longname"}
+	for _, cats := range [][]string{{"c"}, {"c", "b", "a"}} {
+		var in []Input
+		for i, n := range names {
+			in = append(in, Input{Category: cats[i%len(cats)], Name: n, Content: "x"})
+		}
+		s := Build(1, nil, in)
+		if len(s.base.docs) != len(names) {
+			t.Fatalf("%d documents, want %d", len(s.base.docs), len(names))
+		}
+		docs := make([]uint32, len(s.base.docs))
+		for i := range docs {
+			docs[i] = uint32(i)
+		}
+		slices.Reverse(docs)
+		s.base.sortTies(docs, nil)
+		for i := 1; i < len(docs); i++ {
+			a, b := &s.base.docs[docs[i-1]], &s.base.docs[docs[i]]
+			if a.Category > b.Category || a.Category == b.Category && a.Name >= b.Name {
+				t.Fatalf("categories %v: %q/%q before %q/%q", cats, a.Category, a.Name, b.Category, b.Name)
+			}
+		}
+	}
+}
