@@ -189,6 +189,9 @@ type segment struct {
 	// impacts holds the impact orders of long lists, by term id, made on
 	// first use (impact.go).
 	impacts sync.Map
+	// dense holds the membership bitmaps of dense lists, by term id,
+	// made on first use (dense.go).
+	dense sync.Map
 }
 
 // Snapshot is an immutable BM25 index over the entries of a store at one

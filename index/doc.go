@@ -34,10 +34,11 @@
 // documents. Scores are exact BM25 over the live documents at every step.
 // Snapshots are safe for concurrent use; the package takes no context
 // because it does no I/O. The one thing a query writes is a cache: the
-// impact order of a long posting list (impact.go), made by the first query
-// that needs it and published in a sync.Map on the base segment, which the
+// impact order of a long posting list (impact.go) and the membership
+// bitmap of a dense one (dense.go), each made by the first query that
+// needs it and published in a sync.Map on the base segment, which the
 // snapshots sharing that segment read; two queries that race make the same
-// order and the first stored is kept. A query's working room (the
+// one and the first stored is kept. A query's working room (the
 // accumulator, its plan and heap) comes from sync.Pools: each query owns
 // what it took until it puts it back, and nothing in it outlives the call
 // (AppendTop and AppendMatchedWords write their answers into the caller's

@@ -1,6 +1,10 @@
 package index
 
-import "slices"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // A query with one long list and short other lists (an English question:
 // a stop word the analyzer keeps, "what", and a rare word or two) spends
@@ -20,9 +24,13 @@ const impactMin = 1 << 10
 // 1/impactShare of the long list's postings.
 const impactShare = 8
 
-// impactOrder is one list's documents in impact order.
+// impactOrder is one list's documents in impact order; documents of one
+// tf and one |D| are in the result order of equal scores.
 type impactOrder struct {
-	docs   []uint32
+	docs []uint32
+	// lens is |D| of docs[i], read with it in the walk: one more
+	// sequential read instead of a random one into the length table.
+	lens   []uint32
 	groups []impactGroup // by tf, descending
 }
 
@@ -86,6 +94,26 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 		}
 		io.groups[len(io.groups)-1].end = uint32(i) + 1
 	}
+	io.lens = make([]uint32, len(io.docs))
+	for i, d := range io.docs {
+		io.lens[i] = seg.lens[d]
+	}
+	// Each run of one tf and one |D| (one weight) in the result order of
+	// equal scores, category then name, so that the walk can leave a run
+	// at its first document that ties the k-th best and does not enter.
+	var keys []tieKey
+	for _, gr := range io.groups {
+		for i := gr.start; i < gr.end; {
+			j := i + 1
+			for j < gr.end && io.lens[j] == io.lens[i] {
+				j++
+			}
+			if j-i > 1 {
+				keys = seg.sortTies(io.docs[i:j], keys)
+			}
+			i = j
+		}
+	}
 	v, _ := seg.impacts.LoadOrStore(id, io)
 	return v.(*impactOrder)
 }
@@ -121,45 +149,113 @@ func (s *Snapshot) useImpact(p *plan, q TopQuery) (li, others int, ok bool) {
 const impactFirst = 512
 
 // impactTop is the exact top k when p.qt[li] is the one long list: every
-// document of the other lists is scored in full (its long-list weight
-// found by binary search), then the documents of the long list alone come
-// in descending weight from its impact order until the next cannot enter.
-// Scores are summed in term order from 0, as the exhaustive scorer sums
-// them.
+// document of the other lists that can still enter is scored in full (its
+// long-list weight found through the list's bitmap, or by a search of its
+// blocks), then the documents of the long list alone come in descending
+// weight from its impact order until the next cannot enter. Scores are
+// summed in term order from 0, as the exhaustive scorer sums them.
 func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) error {
 	if canceled(done) {
 		return ErrCanceled
 	}
 	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
-	sc, nb := s.scratch()
-	defer scratchPool.Put(sc)
-	seen := sc.masks[:nb] // nonzero: a document of a short list
-	touched := sc.touched[:0]
+	// The documents of the short lists, each once, ascending: the
+	// candidates scored in full, and the ones the long list's walk skips
+	// (a sorted slice, not a mark per base document: it stays in cache).
+	sc := impactPool.Get().(*impactScratch)
+	defer impactPool.Put(sc)
+	touched := sc.docs[:0]
 	for j := range p.qt {
-		if j == li {
-			continue
+		if j != li {
+			touched = append(touched, p.qt[j].list.docs...)
 		}
-		for _, d := range p.qt[j].list.docs {
-			if seen[d] == 0 {
-				seen[d] = 1
-				touched = append(touched, d)
+	}
+	slices.Sort(touched)
+	touched = slices.Compact(touched)
+	sc.docs = touched[:0]
+	L := &p.qt[li]
+	io := s.base.impactOf(L.id)
+	member := s.base.denseOf(L.id)
+	lens := s.base.lens
+	c0, c1 := p.c0, p.c1
+	// The candidates' |D| first, in a loop of loads that do not depend
+	// on one another, so that their cache misses overlap.
+	n := len(touched)
+	dls := zeroed(sc.dls, n)
+	at := zeroed(sc.at, n) // 1 + position in the long list, 0: absent
+	part := zeroed(sc.part, n)
+	sc.dls, sc.at, sc.part = dls[:0], at[:0], part[:0]
+	for i, d := range touched {
+		dls[i] = lens[d]
+	}
+	// Their scores without the long list (in doc order, so that every
+	// short list is read forward once). A full score is at least its
+	// partial one (rounding is monotone), so the k-th best partial score
+	// bounds the k-th best full one from below, and a candidate whose
+	// partial score plus the long list's highest weight stays under it
+	// cannot enter: its probe of the long list is skipped.
+	pos := make([]int, len(p.qt))
+	for c, d := range touched {
+		v := 0.0
+		for j := range p.qt {
+			if j == li {
+				continue
+			}
+			q := &p.qt[j]
+			pos[j] = seek(q, pos[j], d)
+			if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
+				v += weight(q.idf, float64(q.list.tf(i)), c0, c1, dls[c])
+			}
+		}
+		if s.isDead(d) {
+			v = -1
+		}
+		part[c] = v
+	}
+	ubL := 0.0
+	for _, gr := range io.groups {
+		ubL = max(ubL, weight(L.idf, float64(gr.tf), c0, c1, io.lens[gr.start]))
+	}
+	theta := max(h.threshold(), kthLargest(part, h.k, &sc.kth)/margin)
+	// Then the survivors' places in the long list (through its bitmap
+	// when it has one: again loads independent of one another), then
+	// their full scores, summed in term order.
+	if member != nil {
+		for i, d := range touched {
+			if v := part[i]; v >= 0 && (v+ubL)*margin >= theta {
+				if r, ok := member.find(d); ok {
+					at[i] = uint32(r) + 1
+				}
+			}
+		}
+	} else {
+		lp := 0
+		for i, d := range touched {
+			if v := part[i]; v >= 0 && (v+ubL)*margin >= theta {
+				lp = seek(L, lp, d)
+				if lp < len(L.list.docs) && L.list.docs[lp] == d {
+					at[i] = uint32(lp) + 1
+				}
 			}
 		}
 	}
-	lens := s.base.lens
-	c0, c1 := p.c0, p.c1
-	// In doc order, so that every list is read forward once.
-	slices.Sort(touched)
-	pos := make([]int, len(p.qt))
-	for _, d := range touched {
-		if s.isDead(d) {
+	clear(pos)
+	for c, d := range touched {
+		if v := part[c]; v < 0 || (v+ubL)*margin < theta {
 			continue
 		}
 		score := 0.0
 		var mask uint64
-		dl := lens[d]
+		dl := dls[c]
 		for j := range p.qt {
 			q := &p.qt[j]
+			if j == li {
+				if r := at[c]; r != 0 {
+					score += weight(q.idf, float64(q.list.tf(int(r-1))), c0, c1, dl)
+					mask |= 1 << q.ti
+				}
+				continue
+			}
 			pos[j] = seek(q, pos[j], d)
 			if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
 				score += weight(q.idf, float64(q.list.tf(i)), c0, c1, dl)
@@ -171,9 +267,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		}
 	}
 	// The long list alone, best first.
-	L := &p.qt[li]
 	bit := uint64(1) << L.ti
-	io := s.base.impactOf(L.id)
 	type head struct {
 		pos, end uint32
 		tf       float64
@@ -182,7 +276,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	heads := make([]head, len(io.groups))
 	for g, gr := range io.groups {
 		heads[g] = head{pos: gr.start, end: gr.end, tf: float64(gr.tf)}
-		heads[g].w = weight(L.idf, heads[g].tf, c0, c1, lens[io.docs[gr.start]])
+		heads[g].w = weight(L.idf, heads[g].tf, c0, c1, io.lens[gr.start])
 	}
 	for {
 		best := -1
@@ -199,20 +293,130 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		if h.k > 0 && len(h.h) == h.k && w < h.h[0].score {
 			break // no later document weighs more
 		}
-		d := io.docs[hd.pos]
-		if hd.pos++; hd.pos < hd.end {
-			hd.w = weight(L.idf, hd.tf, c0, c1, lens[io.docs[hd.pos]])
+		d, dl := io.docs[hd.pos], io.lens[hd.pos]
+		hd.pos++
+		if _, short := slices.BinarySearch(touched, d); !short && !s.isDead(d) && !h.push(d, w, bit) {
+			// d ties the k-th best (w is not below it) and ranks after
+			// it: so do the rest of d's run, which weigh the same and
+			// come after d in the result order.
+			for hd.pos < hd.end && io.lens[hd.pos] == dl {
+				hd.pos++
+			}
 		}
-		if seen[d] != 0 || s.isDead(d) {
+		if hd.pos < hd.end {
+			hd.w = weight(L.idf, hd.tf, c0, c1, io.lens[hd.pos])
+		}
+	}
+	return nil
+}
+
+// tieKey is a document and the first 8 bytes of its name, big-endian:
+// names compare as their prefixes do, unless the prefixes are equal.
+type tieKey struct {
+	pre uint64
+	doc uint32
+}
+
+// sortTies sorts docs in the result order of equal scores, category then
+// name. Documents of one category (the common case) are sorted by their
+// name's prefix, read once each, and only equal prefixes compare names;
+// keys is the room for that, returned for reuse.
+func (seg *segment) sortTies(docs []uint32, keys []tieKey) []tieKey {
+	cat := seg.docs[docs[0]].Category
+	keys = keys[:0]
+	for _, d := range docs {
+		doc := &seg.docs[d]
+		if doc.Category != cat {
+			slices.SortFunc(docs, func(a, b uint32) int {
+				da, db := &seg.docs[a], &seg.docs[b]
+				if c := strings.Compare(da.Category, db.Category); c != 0 {
+					return c
+				}
+				return strings.Compare(da.Name, db.Name)
+			})
+			return keys
+		}
+		var pre uint64
+		for i := range 8 {
+			pre <<= 8
+			if i < len(doc.Name) {
+				pre |= uint64(doc.Name[i])
+			}
+		}
+		keys = append(keys, tieKey{pre: pre, doc: d})
+	}
+	slices.SortFunc(keys, func(a, b tieKey) int {
+		if a.pre != b.pre {
+			if a.pre < b.pre {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(seg.docs[a.doc].Name, seg.docs[b.doc].Name)
+	})
+	for i, k := range keys {
+		docs[i] = k.doc
+	}
+	return keys
+}
+
+// impactScratch is impactTop's room for its candidates: their documents,
+// |D| and positions in the long list.
+type impactScratch struct {
+	docs, dls, at []uint32
+	part, kth     []float64
+}
+
+var impactPool = sync.Pool{New: func() any { return new(impactScratch) }}
+
+// kthLargest returns the k-th largest of vals, 0 when vals holds fewer
+// than k values >= 0 (negative ones are not counted); buf is its room.
+func kthLargest(vals []float64, k int, buf *[]float64) float64 {
+	if k <= 0 {
+		return 0
+	}
+	top := (*buf)[:0] // a min-heap of the k largest so far
+	for _, v := range vals {
+		if v < 0 {
 			continue
 		}
-		h.push(d, w, bit)
+		if len(top) < k {
+			top = append(top, v)
+			for i := len(top) - 1; i > 0; {
+				pi := (i - 1) / 2
+				if top[pi] <= top[i] {
+					break
+				}
+				top[i], top[pi] = top[pi], top[i]
+				i = pi
+			}
+			continue
+		}
+		if v <= top[0] {
+			continue
+		}
+		top[0] = v
+		for i := 0; ; {
+			l := 2*i + 1
+			if l >= k {
+				break
+			}
+			m := l
+			if r := l + 1; r < k && top[r] < top[l] {
+				m = r
+			}
+			if top[i] <= top[m] {
+				break
+			}
+			top[i], top[m] = top[m], top[i]
+			i = m
+		}
 	}
-	for _, d := range touched {
-		seen[d] = 0
+	*buf = top[:0]
+	if len(top) < k {
+		return 0
 	}
-	sc.touched = touched[:0]
-	return nil
+	return top[0]
 }
 
 // seek returns the position of the first posting of q's list at or after

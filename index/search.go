@@ -628,6 +628,13 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 	for ess < m && pre[ess] < theta {
 		ess++
 	}
+	// A dense list, once only probed, is probed through its bitmap
+	// (dense.go): its block bounds would cost a search of the blocks and
+	// a binary search in one, a chain of cache misses, per candidate.
+	members := make([]*denseSet, m)
+	for j := range qs {
+		members[j] = s.base.denseOf(qs[j].id)
+	}
 	// The bound of each walked list's current block, by block index.
 	curBlk := make([]int, m)
 	curUB := make([]float64, m)
@@ -683,6 +690,15 @@ func (s *Snapshot) pruned(p *plan, qs []qterm, theta0 float64, h *hitHeap, done 
 				break
 			}
 			q := &qs[j]
+			if ds := members[j]; ds != nil {
+				if i, found := ds.find(d); found {
+					c := weight(q.idf, float64(q.list.tf(i)), c0, c1, lens[d])
+					contrib[q.ti] = c
+					partial += c
+					mask |= 1 << q.ti
+				}
+				continue
+			}
 			// Find d's block; past the last block the list has no d.
 			bi := pos[j] / blockSize
 			for bi < len(q.blocks) && q.blocks[bi].last < d {
