@@ -194,3 +194,41 @@ func TestTopEqualsScoreAll(t *testing.T) {
 		}
 	}
 }
+
+// TestImpactLongDocument: an impact order whose list holds a document
+// longer than 65,535 tokens keeps its lengths in 32 bits and answers as
+// the exhaustive scorer does; one without keeps them in 16.
+func TestImpactLongDocument(t *testing.T) {
+	var in []Input
+	for i := range 3000 {
+		content := fmt.Sprintf("what w%d w%d", i%50, i%7)
+		if i%100 == 0 {
+			content += fmt.Sprintf(" rare%d", i%3)
+		}
+		in = append(in, Input{Category: "c", Name: fmt.Sprint("n", i), Content: content})
+	}
+	// Many "what" in a long document weigh about as much as one in a
+	// short one: the walk must read its exact length to place it.
+	long := strings.Repeat("what ", 5000) + strings.Repeat("filler ", 65_000)
+	for _, withLong := range []bool{false, true} {
+		docs := in
+		if withLong {
+			docs = append(slices.Clone(in), Input{Category: "c", Name: "long", Content: long})
+		}
+		s := Build(1, EnglishStop(), docs)
+		id, _ := s.base.terms.id("what")
+		if io := s.base.impactOf(id); (io.lens32 != nil) != withLong || (io.lens16 != nil) == withLong {
+			t.Fatalf("long document %v: 16-bit lengths %v, 32-bit %v", withLong, io.lens16 != nil, io.lens32 != nil)
+		}
+		for _, query := range []string{"what", "what rare1", "what rare2 w3"} {
+			terms := s.Terms(query)
+			for _, k := range []int{1, 10, 100} {
+				want, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: PruneNever})
+				got, _ := s.Top(TopQuery{Terms: terms, Limit: k})
+				if !slices.Equal(got, want) {
+					t.Fatalf("long document %v, %q k %d: %v, exhaustive %v", withLong, query, k, got, want)
+				}
+			}
+		}
+	}
+}
