@@ -56,7 +56,9 @@
 //
 // Scores are comparable only within one query. A query made only of stop
 // words ("to be or not to be") has no terms under EnglishStop: BM25 finds
-// nothing for it, as in Lucene; Spec keeps every word. The index lives in memory
-// and is never written to disk; rebuilding it is cheap at personal-memory
-// sizes (see docs/performance.md).
+// nothing for it, as in Lucene; Spec keeps every word. The index lives in
+// memory; the package writes nothing to disk itself. Encode gives a copy
+// that a store may keep beside its entries and Decode loads it back (the
+// retrieve package does this), but the copy is disposable: anything stale
+// or damaged is built again from the entries (see docs/performance.md).
 package index
