@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // BM25 parameters of SPEC §4.
@@ -192,6 +193,8 @@ type segment struct {
 	// dense holds the membership bitmaps of dense lists, by term id,
 	// made on first use (dense.go).
 	dense sync.Map
+	// cacheBytes is what impacts and dense hold (cachebudget.go).
+	cacheBytes atomic.Int64
 }
 
 // Snapshot is an immutable BM25 index over the entries of a store at one

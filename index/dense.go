@@ -19,8 +19,9 @@ import "math/bits"
 const denseShare = 32
 
 // denseOf returns the bitmap of term id's list when the list is dense,
-// making it on first use, else nil. Concurrent first uses may both make
-// it; they make the same one, and the first stored is kept.
+// making it on first use if the segment's cache budget has room
+// (cachebudget.go), else nil. Concurrent first uses may both make it;
+// they make the same one, and the first stored is kept.
 func (seg *segment) denseOf(id uint32) *denseSet {
 	n := seg.listLen(id)
 	if n < blockSize || n*denseShare < len(seg.docs) {
@@ -29,7 +30,13 @@ func (seg *segment) denseOf(id uint32) *denseSet {
 	if v, ok := seg.dense.Load(id); ok {
 		return v.(*denseSet)
 	}
-	v, _ := seg.dense.LoadOrStore(id, newDenseSet(seg.list(id).docs, len(seg.docs)))
+	if !seg.cacheRoom(denseSize(len(seg.docs))) {
+		return nil
+	}
+	v, loaded := seg.dense.LoadOrStore(id, newDenseSet(seg.list(id).docs, len(seg.docs)))
+	if !loaded {
+		seg.cacheBytes.Add(int64(denseSize(len(seg.docs))))
+	}
 	return v.(*denseSet)
 }
 

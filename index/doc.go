@@ -38,7 +38,9 @@
 // bitmap of a dense one (dense.go), each made by the first query that
 // needs it and published in a sync.Map on the base segment, which the
 // snapshots sharing that segment read; two queries that race make the same
-// one and the first stored is kept. A query's working room (the
+// one and the first stored is kept. A segment spends a bounded number of
+// bytes per document on them (cachebudget.go); past it, queries take
+// paths that need none. A query's working room (the
 // accumulator, its plan and heap) comes from sync.Pools: each query owns
 // what it took until it puts it back, and nothing in it outlives the call
 // (AppendTop and AppendMatchedWords write their answers into the caller's

@@ -137,7 +137,10 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 			i = j
 		}
 	}
-	v, _ := seg.impacts.LoadOrStore(id, io)
+	v, loaded := seg.impacts.LoadOrStore(id, io)
+	if !loaded {
+		seg.cacheBytes.Add(int64(impactSize(len(io.docs))))
+	}
 	return v.(*impactOrder)
 }
 
@@ -158,7 +161,7 @@ func (s *Snapshot) useImpact(p *plan, q TopQuery) (li, others int, ok bool) {
 		}
 		others += len(t.list.docs)
 	}
-	if li < 0 || others*impactShare > len(p.qt[li].list.docs) {
+	if li < 0 || others*impactShare > len(p.qt[li].list.docs) || !s.base.impactReady(p.qt[li].id) {
 		return 0, 0, false
 	}
 	return li, others, true
