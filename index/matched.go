@@ -220,7 +220,7 @@ const directMaskTerms = 8
 func (s *Snapshot) appendMatchedFew(dst [][]string, hits []Scored, q Query) [][]string {
 	// Pass 1 marks the masks seen (end[m] != 0) and counts their words;
 	// pass 2 writes each one's words once: wb[start[m]:end[m]].
-	var start, end [1 << directMaskTerms]uint16
+	var start, end [1 << directMaskTerms]uint32 // uint32: 8 terms of many words each can pass 65,535 words
 	need := 0
 	for _, h := range hits {
 		if m := h.Matched & 0xff; end[m] == 0 {
@@ -231,9 +231,9 @@ func (s *Snapshot) appendMatchedFew(dst [][]string, hits []Scored, q Query) [][]
 	wb := make([]string, 0, need)
 	for m := range end {
 		if end[m] != 0 {
-			start[m] = uint16(len(wb))
+			start[m] = uint32(len(wb))
 			wb = q.appendMaskWords(wb, uint64(m))
-			end[m] = uint16(len(wb))
+			end[m] = uint32(len(wb))
 		}
 	}
 	dst, out := grown(dst, len(hits))
