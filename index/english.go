@@ -28,28 +28,42 @@ func (englishStemmer) Filter(w string) (string, bool) {
 		// Porter2 leaves words of two letters or fewer as they are.
 		return w, true
 	}
+	if len(w) > maxCachedWord {
+		// Odd input (a blob of letters): stemmed, not kept.
+		return stem(w), true
+	}
 	slot := &stems[maphash.String(stemSeed, w)&uint64(len(stems)-1)]
 	if e := slot.Load(); e != nil && e.word == w {
 		return e.stem, true
 	}
-	env := stemEnvs.Get().(*snowballstem.Env)
-	env.SetCurrent(w)
-	english.Stem(env)
-	t := env.Current()
-	stemEnvs.Put(env)
+	t := stem(w)
 	// Clone both: w is a slice of a whole document's text, which the
 	// cache must not keep alive.
 	slot.Store(&stemEntry{word: strings.Clone(w), stem: strings.Clone(t)})
 	return t, true
 }
 
+// stem is the Snowball stem of w.
+func stem(w string) string {
+	env := stemEnvs.Get().(*snowballstem.Env)
+	env.SetCurrent(w)
+	english.Stem(env)
+	t := env.Current()
+	stemEnvs.Put(env)
+	return t
+}
+
+// maxCachedWord is the longest word, in bytes, the stem cache keeps: so
+// that its len(stems) words are a few MB whatever the input.
+const maxCachedWord = 64
+
 // stems caches stems process-wide: stemming costs about half a
 // microsecond a word, and a corpus and its queries repeat their
 // vocabulary. It is direct-mapped and lock-free: slot i holds the last
 // word whose hash falls in i, so a lookup is one hash, one load and one
 // comparison (a query pays it for each word, often with cold caches),
-// and the cache never holds more than len(stems) words (a few MB), so
-// odd input cannot inflate it.
+// and the cache never holds more than len(stems) words of at most
+// maxCachedWord bytes (a few MB), so odd input cannot inflate it.
 var stems [1 << 15]atomic.Pointer[stemEntry]
 
 var stemSeed = maphash.MakeSeed()

@@ -2,6 +2,8 @@ package index
 
 import (
 	"fmt"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -54,5 +56,29 @@ func TestStemCacheUnderLoad(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Fatal(e)
+	}
+}
+
+// TestStemCacheLongWords: a long run of letters (odd input: an encoded
+// blob without digits) is stemmed but not kept by the process-wide cache,
+// which would otherwise hold up to 32,768 such words and their stems for
+// the life of the process.
+func TestStemCacheLongWords(t *testing.T) {
+	var f englishStemmer
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	for i := range 8 {
+		w := strings.Repeat("abcdefgh"[i:i+1]+"xyzzyq", 1<<16) + "ing" // 384 KB
+		if got, want := func() string { s, _ := f.Filter(w); return s }(), stemUncached(w); got != want {
+			t.Fatalf("stem of a %d-byte word differs from Snowball's", len(w))
+		}
+	}
+	if grown := int64(heap()) - int64(before); grown > 1<<20 {
+		t.Fatalf("stemming 8 words of 384 KB left the heap %d KB larger", grown>>10)
 	}
 }
