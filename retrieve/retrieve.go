@@ -46,6 +46,9 @@ func (e *Engine) Retrieve(ctx context.Context, req Request) (*Result, error) {
 	if err := e.RetrieveTo(ctx, req, res); err != nil {
 		return nil, err
 	}
+	// Nobody will reuse this Result: with links on its room (the hits) is
+	// not its items' array, and would only be held alive with them.
+	res.room = nil
 	return res, nil
 }
 

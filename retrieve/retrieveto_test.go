@@ -49,6 +49,9 @@ func TestRetrieveToReusesRoom(t *testing.T) {
 	var res Result
 	for i, req := range reqs {
 		want, wantErr := e.Retrieve(ctx, req)
+		if want != nil && want.room != nil {
+			t.Fatalf("request %d: Retrieve's result keeps its room", i)
+		}
 		err := e.RetrieveTo(ctx, req, &res)
 		if wantErr != nil || err != nil {
 			var te *TermsError
