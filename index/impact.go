@@ -242,7 +242,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	for _, gr := range io.groups {
 		ubL = max(ubL, weight(L.idf, float64(gr.tf), c0, c1, io.dl(gr.start)))
 	}
-	theta := max(h.threshold(), kthLargest(part, h.k, &sc.kth)/margin)
+	theta := max(h.threshold(), kthLargest(part, nil, h.k, &sc.kth)/margin)
 	// Then the survivors' places in the long list (through its bitmap
 	// when it has one: again loads independent of one another), then
 	// their full scores, summed in term order.
@@ -394,56 +394,6 @@ type impactScratch struct {
 }
 
 var impactPool = sync.Pool{New: func() any { return new(impactScratch) }}
-
-// kthLargest returns the k-th largest of vals, 0 when vals holds fewer
-// than k values >= 0 (negative ones are not counted); buf is its room.
-func kthLargest(vals []float64, k int, buf *[]float64) float64 {
-	if k <= 0 {
-		return 0
-	}
-	top := (*buf)[:0] // a min-heap of the k largest so far
-	for _, v := range vals {
-		if v < 0 {
-			continue
-		}
-		if len(top) < k {
-			top = append(top, v)
-			for i := len(top) - 1; i > 0; {
-				pi := (i - 1) / 2
-				if top[pi] <= top[i] {
-					break
-				}
-				top[i], top[pi] = top[pi], top[i]
-				i = pi
-			}
-			continue
-		}
-		if v <= top[0] {
-			continue
-		}
-		top[0] = v
-		for i := 0; ; {
-			l := 2*i + 1
-			if l >= k {
-				break
-			}
-			m := l
-			if r := l + 1; r < k && top[r] < top[l] {
-				m = r
-			}
-			if top[i] <= top[m] {
-				break
-			}
-			top[i], top[m] = top[m], top[i]
-			i = m
-		}
-	}
-	*buf = top[:0]
-	if len(top) < k {
-		return 0
-	}
-	return top[0]
-}
 
 // seek returns the position of the first posting of q's list at or after
 // pos whose doc is at least d: by the block ends, then a binary search in

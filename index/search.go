@@ -863,44 +863,8 @@ func (s *Snapshot) startThreshold(p *plan, qs []qterm, k int) float64 {
 	}
 	theta := 0.0
 	if len(touched) >= k {
-		// The k-th largest partial score, by a min-heap of k.
-		top := sc.kth[:0]
-		for _, d := range touched {
-			v := scores[d]
-			if len(top) < k {
-				top = append(top, v)
-				for i := len(top) - 1; i > 0; {
-					pi := (i - 1) / 2
-					if top[pi] <= top[i] {
-						break
-					}
-					top[i], top[pi] = top[pi], top[i]
-					i = pi
-				}
-				continue
-			}
-			if v <= top[0] {
-				continue
-			}
-			top[0] = v
-			for i := 0; ; {
-				l := 2*i + 1
-				if l >= k {
-					break
-				}
-				m := l
-				if r := l + 1; r < k && top[r] < top[l] {
-					m = r
-				}
-				if top[i] <= top[m] {
-					break
-				}
-				top[i], top[m] = top[m], top[i]
-				i = m
-			}
-		}
-		theta = top[0] / margin / margin
-		sc.kth = top[:0]
+		// The k-th largest partial score.
+		theta = kthLargest(scores, touched, k, &sc.kth) / margin / margin
 	}
 	for _, d := range touched {
 		scores[d] = 0
