@@ -3,6 +3,7 @@ package index
 import (
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -159,6 +160,10 @@ type docKey struct{ category, name string }
 
 // segment is an immutable inverted index over a set of docs.
 type segment struct {
+	// docs are in identity order (compareIdentity: category, then name),
+	// which is the result order of equal scores: a tie between two base
+	// documents is decided by their ords, without reading their names.
+	// Build sorts them; Decode refuses a copy that is not in order.
 	docs     []Doc
 	keys     keyTable // identity → ord
 	terms    termDict // term text → id (terms.go)
@@ -248,13 +253,24 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		keys:  newKeyTable(len(in)),
 		terms: newTermDict(1024, 8<<10),
 	}
-	// Dedupe identities, last one wins, keeping first-seen order stable.
+	// Dedupe identities, last one wins.
 	for _, d := range in {
 		ord := uint32(len(seg.docs))
 		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(ord)})
 		if i, added := seg.keys.add(seg.docs, ord); !added {
 			seg.docs[i].Content = d.Content
 			seg.docs = seg.docs[:ord]
+		}
+	}
+	// Then in identity order (see segment.docs). A store's listing is
+	// usually in that order already (bolt's key order), which costs one
+	// pass to confirm.
+	if !slices.IsSortedFunc(seg.docs, compareIdentity) {
+		slices.SortFunc(seg.docs, compareIdentity)
+		seg.keys = newKeyTable(len(seg.docs))
+		for i := range seg.docs {
+			seg.docs[i].ord = int32(i)
+			seg.keys.add(seg.docs, uint32(i))
 		}
 	}
 	seg.lens = make([]uint32, len(seg.docs))
@@ -448,6 +464,15 @@ func (s *Snapshot) Matched(d *Doc, terms []string, mask uint64) []string {
 		}
 	}
 	return out
+}
+
+// compareIdentity orders documents by category, then name (bytewise):
+// the order of equal scores in results (Less).
+func compareIdentity(a, b Doc) int {
+	if c := strings.Compare(a.Category, b.Category); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
 // Less orders results: higher score first, then category, then name.

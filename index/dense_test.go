@@ -28,33 +28,44 @@ func TestDenseSetFind(t *testing.T) {
 	}
 }
 
-// TestSortTies: a tie run comes out in the result order of equal scores
-// (category, then name) whether its names differ in their first 8 bytes
-// or only later, are shorter than 8 bytes or hold a NUL, and whether the
-// run has one category or several.
-func TestSortTies(t *testing.T) {
+// TestBuildIdentityOrder: whatever order Build is given, the base
+// documents come out in the result order of equal scores (category, then
+// name, bytewise), with names that differ only late, are short, hold a NUL
+// or are not ASCII, in one category or several; each ord is the
+// document's position, every identity is found again, and of a duplicate
+// the later content wins.
+func TestBuildIdentityOrder(t *testing.T) {
 	names := []string{"b", "a", "ab", "ab\x00", "a\x00b", "longname-0002", "longname-0001",
 		"longname-00010", "zz", "é", "longnam", "longname"}
-	for _, cats := range [][]string{{"c"}, {"c", "b", "a"}} {
+	for _, cats := range [][]string{{"c"}, {"c", "b", "a", "a/b", ""}} {
 		var in []Input
 		for i, n := range names {
-			in = append(in, Input{Category: cats[i%len(cats)], Name: n, Content: "x"})
+			in = append(in, Input{Category: cats[i%len(cats)], Name: n, Content: "first " + n})
 		}
+		slices.Reverse(in)
+		in = append(in, Input{Category: cats[0], Name: "b", Content: "second"})
 		s := Build(1, nil, in)
 		if len(s.base.docs) != len(names) {
 			t.Fatalf("%d documents, want %d", len(s.base.docs), len(names))
 		}
-		docs := make([]uint32, len(s.base.docs))
-		for i := range docs {
-			docs[i] = uint32(i)
-		}
-		slices.Reverse(docs)
-		s.base.sortTies(docs, nil)
-		for i := 1; i < len(docs); i++ {
-			a, b := &s.base.docs[docs[i-1]], &s.base.docs[docs[i]]
-			if a.Category > b.Category || a.Category == b.Category && a.Name >= b.Name {
-				t.Fatalf("categories %v: %q/%q before %q/%q", cats, a.Category, a.Name, b.Category, b.Name)
+		for i := range s.base.docs {
+			d := &s.base.docs[i]
+			if d.Ord() != i {
+				t.Fatalf("document %d has ord %d", i, d.Ord())
 			}
+			if got := s.Lookup(d.Category, d.Name); got != d {
+				t.Fatalf("Lookup(%q, %q) = %v", d.Category, d.Name, got)
+			}
+			if i == 0 {
+				continue
+			}
+			a := &s.base.docs[i-1]
+			if a.Category > d.Category || a.Category == d.Category && a.Name >= d.Name {
+				t.Fatalf("categories %v: %q/%q before %q/%q", cats, a.Category, a.Name, d.Category, d.Name)
+			}
+		}
+		if d := s.Lookup(cats[0], "b"); d == nil || d.Content != "second" {
+			t.Fatalf("duplicate: %+v, want the later content", d)
 		}
 	}
 }

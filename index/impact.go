@@ -3,7 +3,6 @@ package index
 import (
 	"math"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -26,7 +25,9 @@ const impactMin = 1 << 10
 const impactShare = 8
 
 // impactOrder is one list's documents in impact order; documents of one
-// tf and one |D| are in the result order of equal scores.
+// tf and one |D| (one weight) are in ascending ord, which is the result
+// order of equal scores (segment.docs), so that the walk can leave a run
+// at its first document that ties the k-th best and does not enter.
 type impactOrder struct {
 	docs []uint32
 	// |D| of docs[i] (dl), read with it in the walk: one more sequential
@@ -119,22 +120,6 @@ func (seg *segment) impactOf(id uint32) *impactOrder {
 		io.lens32 = make([]uint32, len(io.docs))
 		for i, d := range io.docs {
 			io.lens32[i] = seg.lens[d]
-		}
-	}
-	// Each run of one tf and one |D| (one weight) in the result order of
-	// equal scores, category then name, so that the walk can leave a run
-	// at its first document that ties the k-th best and does not enter.
-	var keys []tieKey
-	for _, gr := range io.groups {
-		for i := gr.start; i < gr.end; {
-			j := i + 1
-			for j < gr.end && io.dl(j) == io.dl(i) {
-				j++
-			}
-			if j-i > 1 {
-				keys = seg.sortTies(io.docs[i:j], keys)
-			}
-			i = j
 		}
 	}
 	v, loaded := seg.impacts.LoadOrStore(id, io)
@@ -334,56 +319,6 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		}
 	}
 	return nil
-}
-
-// tieKey is a document and the first 8 bytes of its name, big-endian:
-// names compare as their prefixes do, unless the prefixes are equal.
-type tieKey struct {
-	pre uint64
-	doc uint32
-}
-
-// sortTies sorts docs in the result order of equal scores, category then
-// name. Documents of one category (the common case) are sorted by their
-// name's prefix, read once each, and only equal prefixes compare names;
-// keys is the room for that, returned for reuse.
-func (seg *segment) sortTies(docs []uint32, keys []tieKey) []tieKey {
-	cat := seg.docs[docs[0]].Category
-	keys = keys[:0]
-	for _, d := range docs {
-		doc := &seg.docs[d]
-		if doc.Category != cat {
-			slices.SortFunc(docs, func(a, b uint32) int {
-				da, db := &seg.docs[a], &seg.docs[b]
-				if c := strings.Compare(da.Category, db.Category); c != 0 {
-					return c
-				}
-				return strings.Compare(da.Name, db.Name)
-			})
-			return keys
-		}
-		var pre uint64
-		for i := range 8 {
-			pre <<= 8
-			if i < len(doc.Name) {
-				pre |= uint64(doc.Name[i])
-			}
-		}
-		keys = append(keys, tieKey{pre: pre, doc: d})
-	}
-	slices.SortFunc(keys, func(a, b tieKey) int {
-		if a.pre != b.pre {
-			if a.pre < b.pre {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(seg.docs[a.doc].Name, seg.docs[b.doc].Name)
-	})
-	for i, k := range keys {
-		docs[i] = k.doc
-	}
-	return keys
 }
 
 // impactScratch is impactTop's room for its candidates: their documents,

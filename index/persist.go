@@ -162,6 +162,12 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		if r.err != nil {
 			break
 		}
+		if i > 0 && compareIdentity(seg.docs[i-1], d) >= 0 {
+			// Identity order is an invariant of every base segment
+			// (segment.docs); a copy without it is rebuilt, not fixed up.
+			r.err = errors.New("documents out of identity order")
+			break
+		}
 		seg.docs = append(seg.docs, d)
 		if _, added := seg.keys.add(seg.docs, uint32(i)); !added {
 			r.err = errors.New("duplicate identity")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/internal/synth"
@@ -244,5 +245,26 @@ func TestDecodeRejectsWrappedPostings(t *testing.T) {
 	}
 	if _, _, err := Decode(encode(1, math.MaxUint64), tok, 0); !errors.Is(err, ErrPersisted) {
 		t.Fatalf("doc 1, then 1 + (2^64 - 1) = 0: err %v, want ErrPersisted", err)
+	}
+}
+
+// TestDecodeRejectsUnorderedDocs: a copy whose documents are not in
+// identity order (as an earlier build, which kept the order it was given,
+// wrote them from a folder) is refused under a right checksum, so that it
+// is rebuilt: ties between base documents are decided by their order.
+func TestDecodeRejectsUnorderedDocs(t *testing.T) {
+	s := Build(1, EnglishStop(), []Input{
+		{Category: "a", Name: "one", Content: "the quick brown fox"},
+		{Category: "a", Name: "two", Content: "a lazy fox"},
+		{Category: "b", Name: "one", Content: "brown dogs"},
+	})
+	if _, _, err := Decode(Encode(s, nil), EnglishStop(), 1); err != nil {
+		t.Fatal(err)
+	}
+	docs := s.base.docs
+	docs[0], docs[1] = docs[1], docs[0]
+	_, _, err := Decode(Encode(s, nil), EnglishStop(), 1)
+	if !errors.Is(err, ErrPersisted) || !strings.Contains(err.Error(), "identity order") {
+		t.Fatalf("err %v, want ErrPersisted for the order", err)
 	}
 }

@@ -1041,8 +1041,13 @@ func (hh *hitHeap) better(a, b cand) bool {
 	return hh.tieBetter(a.ord, b.ord)
 }
 
-// tieBetter orders two documents of equal score by category, then name.
+// tieBetter orders two documents of equal score by category, then name:
+// by ord between base documents (segment.docs is in that order), by
+// their identities when either is an overlay document.
 func (hh *hitHeap) tieBetter(a, b uint32) bool {
+	if n := uint32(len(hh.s.base.docs)); a < n && b < n {
+		return a < b
+	}
 	da, db := hh.s.Doc(int(a)), hh.s.Doc(int(b))
 	if da.Category != db.Category {
 		return da.Category < db.Category
