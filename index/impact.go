@@ -173,17 +173,28 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	// The documents of the short lists, each once, ascending: the
 	// candidates scored in full, and the ones the long list's walk skips
 	// (a sorted slice, not a mark per base document: it stays in cache).
+	// With one short list (the common question: a rare word and a word
+	// the analyzer keeps, "what") they are its documents as they are.
 	sc := impactPool.Get().(*impactScratch)
 	defer impactPool.Put(sc)
-	touched := sc.docs[:0]
-	for j := range p.qt {
-		if j != li {
-			touched = append(touched, p.qt[j].list.docs...)
-		}
+	var one *qterm // the one short list, if there is one
+	if len(p.qt) == 2 {
+		one = &p.qt[1-li]
 	}
-	slices.Sort(touched)
-	touched = slices.Compact(touched)
-	sc.docs = touched[:0]
+	var touched []uint32
+	if one != nil {
+		touched = one.list.docs // read only: it is the segment's
+	} else {
+		touched = sc.docs[:0]
+		for j := range p.qt {
+			if j != li {
+				touched = append(touched, p.qt[j].list.docs...)
+			}
+		}
+		slices.Sort(touched)
+		touched = slices.Compact(touched)
+		sc.docs = touched[:0]
+	}
 	L := &p.qt[li]
 	io := s.base.impactOf(L.id)
 	member := s.base.denseOf(L.id)
@@ -193,7 +204,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	// on one another, so that their cache misses overlap.
 	n := len(touched)
 	dls := zeroed(sc.dls, n)
-	at := zeroed(sc.at, n) // 1 + position in the long list, 0: absent
+	at := zeroed(sc.at, n) // 1 + position in the long list, then tf there; 0: absent
 	part := zeroed(sc.part, n)
 	sc.dls, sc.at, sc.part = dls[:0], at[:0], part[:0]
 	for i, d := range touched {
@@ -205,23 +216,36 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	// bounds the k-th best full one from below, and a candidate whose
 	// partial score plus the long list's highest weight stays under it
 	// cannot enter: its probe of the long list is skipped.
-	pos := make([]int, len(p.qt))
-	for c, d := range touched {
-		v := 0.0
-		for j := range p.qt {
-			if j == li {
-				continue
-			}
-			q := &p.qt[j]
-			pos[j] = seek(q, pos[j], d)
-			if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
-				v += weight(q.idf, float64(q.list.tf(i)), c0, c1, dls[c])
+	if one != nil {
+		for c := range touched {
+			part[c] = weight(one.idf, float64(one.list.tf(c)), c0, c1, dls[c])
+		}
+		if s.nDead > 0 {
+			for c, d := range touched {
+				if s.isDead(d) {
+					part[c] = -1
+				}
 			}
 		}
-		if s.isDead(d) {
-			v = -1
+	} else {
+		pos := sc.pos(len(p.qt))
+		for c, d := range touched {
+			v := 0.0
+			for j := range p.qt {
+				if j == li {
+					continue
+				}
+				q := &p.qt[j]
+				pos[j] = seek(q, pos[j], d)
+				if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
+					v += weight(q.idf, float64(q.list.tf(i)), c0, c1, dls[c])
+				}
+			}
+			if s.isDead(d) {
+				v = -1
+			}
+			part[c] = v
 		}
-		part[c] = v
 	}
 	ubL := 0.0
 	for _, gr := range io.groups {
@@ -229,8 +253,8 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	}
 	theta := max(h.threshold(), kthLargest(part, nil, h.k, &sc.kth)/margin)
 	// Then the survivors' places in the long list (through its bitmap
-	// when it has one: again loads independent of one another), then
-	// their full scores, summed in term order.
+	// when it has one: again loads independent of one another), their tf
+	// there (the same), then their full scores, summed in term order.
 	if member != nil {
 		for i, d := range touched {
 			if v := part[i]; v >= 0 && (v+ubL)*margin >= theta {
@@ -250,31 +274,57 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 			}
 		}
 	}
-	clear(pos)
-	for c, d := range touched {
-		if v := part[c]; v < 0 || (v+ubL)*margin < theta {
-			continue
+	for i, r := range at {
+		if r != 0 {
+			at[i] = L.list.tf(int(r - 1))
 		}
-		score := 0.0
-		var mask uint64
-		dl := dls[c]
-		for j := range p.qt {
-			q := &p.qt[j]
-			if j == li {
-				if r := at[c]; r != 0 {
-					score += weight(q.idf, float64(q.list.tf(int(r-1))), c0, c1, dl)
-					mask |= 1 << q.ti
-				}
+	}
+	if one != nil {
+		// A full score is the partial one (0 + the short list's weight)
+		// plus the long list's: a sum of two, the same in either term
+		// order.
+		bitS, bitL := uint64(1)<<one.ti, uint64(1)<<L.ti
+		for c, d := range touched {
+			score := part[c]
+			if score < 0 || (score+ubL)*margin < theta {
 				continue
 			}
-			pos[j] = seek(q, pos[j], d)
-			if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
-				score += weight(q.idf, float64(q.list.tf(i)), c0, c1, dl)
-				mask |= 1 << q.ti
+			mask := bitS
+			if tf := at[c]; tf != 0 {
+				score += weight(L.idf, float64(tf), c0, c1, dls[c])
+				mask |= bitL
+			}
+			if score > 0 {
+				h.push(d, score, mask)
 			}
 		}
-		if score > 0 {
-			h.push(d, score, mask)
+	} else {
+		pos := sc.pos(len(p.qt))
+		for c, d := range touched {
+			if v := part[c]; v < 0 || (v+ubL)*margin < theta {
+				continue
+			}
+			score := 0.0
+			var mask uint64
+			dl := dls[c]
+			for j := range p.qt {
+				q := &p.qt[j]
+				if j == li {
+					if tf := at[c]; tf != 0 {
+						score += weight(q.idf, float64(tf), c0, c1, dl)
+						mask |= 1 << q.ti
+					}
+					continue
+				}
+				pos[j] = seek(q, pos[j], d)
+				if i := pos[j]; i < len(q.list.docs) && q.list.docs[i] == d {
+					score += weight(q.idf, float64(q.list.tf(i)), c0, c1, dl)
+					mask |= 1 << q.ti
+				}
+			}
+			if score > 0 {
+				h.push(d, score, mask)
+			}
 		}
 	}
 	// The long list alone, best first.
@@ -326,6 +376,13 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 type impactScratch struct {
 	docs, dls, at []uint32
 	part, kth     []float64
+	cursors       []int
+}
+
+// pos returns n cursors at 0.
+func (sc *impactScratch) pos(n int) []int {
+	sc.cursors = zeroed(sc.cursors, n)
+	return sc.cursors
 }
 
 var impactPool = sync.Pool{New: func() any { return new(impactScratch) }}
