@@ -28,7 +28,7 @@ func (seg *segment) cacheRoom(n int) bool {
 func impactSize(n int) int { return 6 * n }
 
 // denseSize is what the bitmap of a list over n documents takes.
-func denseSize(n int) int { return (n+63)/64*8 + ((n+63)/64+7)/8*4 }
+func denseSize(n int) int { return (n + 511) / 512 * (64 + 4) }
 
 // impactReady reports whether term id's impact order is made, or may be.
 func (seg *segment) impactReady(id uint32) bool {

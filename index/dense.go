@@ -47,10 +47,11 @@ type denseSet struct {
 	ranks []uint32 // ranks[i]: set bits in bits[:8*i]
 }
 
-// newDenseSet makes the bitmap of docs (ascending, all < n).
+// newDenseSet makes the bitmap of docs (ascending, all < n). The bitmap
+// is a whole number of 512-bit stretches, so that rank reads a whole one.
 func newDenseSet(docs []uint32, n int) *denseSet {
-	nw := (n + 63) / 64
-	ds := &denseSet{bits: make([]uint64, nw), ranks: make([]uint32, (nw+7)/8)}
+	nw := (n + 511) / 512 * 8
+	ds := &denseSet{bits: make([]uint64, nw), ranks: make([]uint32, nw/8)}
 	for _, d := range docs {
 		ds.bits[d/64] |= 1 << (d % 64)
 	}
@@ -65,6 +66,9 @@ func newDenseSet(docs []uint32, n int) *denseSet {
 }
 
 // find returns the position of d in the list and whether it is there.
+// An absent d costs one read; the scorers that probe only the candidates
+// that can still enter call it (rank takes no branch but always reads
+// the count).
 func (ds *denseSet) find(d uint32) (int, bool) {
 	wi := int(d / 64)
 	if wi >= len(ds.bits) {
@@ -79,4 +83,25 @@ func (ds *denseSet) find(d uint32) (int, bool) {
 		r += bits.OnesCount64(x)
 	}
 	return r + bits.OnesCount64(w&(1<<(d%64)-1)), true
+}
+
+// rank returns the number of the list's documents below d, and 1 when d
+// is one of them, else 0; d must be below 64*len(ds.bits) (any d below
+// the n the set was made for is). It takes no
+// branch that depends on d: whether a document is in a list is a coin
+// toss to the branch predictor, and so is the number of words before d
+// in its stretch. It counts the bits below d in the whole 512-bit stretch
+// (one cache line), each word under a mask.
+func (ds *denseSet) rank(d uint32) (r, in uint32) {
+	wi := d / 64
+	base := wi &^ 7
+	words := ds.bits[base : base+8 : base+8]
+	r = ds.ranks[base/8]
+	below := int(d - base*64) // bits of the stretch below d: 0 to 511
+	for j, w := range words {
+		// the bits of word j below d: all of them, some, or none
+		nb := min(max(below-64*j, 0), 64)
+		r += uint32(bits.OnesCount64(w & (1<<uint(nb) - 1)))
+	}
+	return r, uint32(words[wi-base]>>(d%64)) & 1
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // TestDenseSetFind: the bitmap finds exactly the list's documents, at
-// their positions, across rank stretches, at the ends and past them.
+// their positions, across rank stretches, at the ends and past them; rank
+// counts the documents below any document of its stretches.
 func TestDenseSetFind(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{1, 63, 64, 65, 511, 512, 513, 5000} {
@@ -23,6 +24,12 @@ func TestDenseSetFind(t *testing.T) {
 			wi, wok := slices.BinarySearch(docs, d)
 			if ok != wok || (ok && i != wi) {
 				t.Fatalf("n %d doc %d: find %d %v, list %d %v", n, d, i, ok, wi, wok)
+			}
+			if int(d) < 64*len(ds.bits) {
+				r, in := ds.rank(d)
+				if int(r) != wi || (in == 1) != wok || in > 1 {
+					t.Fatalf("n %d doc %d: rank %d %d, list %d %v", n, d, r, in, wi, wok)
+				}
 			}
 		}
 	}

@@ -211,11 +211,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		dls[i] = lens[d]
 	}
 	// Their scores without the long list (in doc order, so that every
-	// short list is read forward once). A full score is at least its
-	// partial one (rounding is monotone), so the k-th best partial score
-	// bounds the k-th best full one from below, and a candidate whose
-	// partial score plus the long list's highest weight stays under it
-	// cannot enter: its probe of the long list is skipped.
+	// short list is read forward once); dead documents get dead.
 	if one != nil {
 		for c := range touched {
 			part[c] = weight(one.idf, float64(one.list.tf(c)), c0, c1, dls[c])
@@ -223,7 +219,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 		if s.nDead > 0 {
 			for c, d := range touched {
 				if s.isDead(d) {
-					part[c] = -1
+					part[c] = dead
 				}
 			}
 		}
@@ -242,11 +238,71 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 				}
 			}
 			if s.isDead(d) {
-				v = -1
+				v = dead
 			}
 			part[c] = v
 		}
 	}
+	if one != nil && member != nil && n <= oneDenseMax {
+		s.impactOneDense(touched, part, dls, at, one, L, member, p, h)
+	} else {
+		s.impactProbe(touched, part, dls, at, li, L, io, member, p, h, sc)
+	}
+	// The long list alone, best first.
+	s.impactWalk(touched, L, io, p, h)
+	return nil
+}
+
+// oneDenseMax is the most candidates impactOneDense takes: past it the
+// threshold of impactProbe saves more cold reads (a candidate's tf in the
+// long list) than it costs.
+const oneDenseMax = 192
+
+// impactOneDense scores the candidates of one short list against a dense
+// long list: every candidate is probed and scored in full, in loops with
+// no branch on whether it is in the long list (a coin toss to the branch
+// predictor). The threshold impactProbe computes from the partial scores
+// to skip probes costs, for a few candidates, about what the probes it
+// skips do here, where a probe is two independent reads. at is zeroed
+// room.
+func (s *Snapshot) impactOneDense(touched []uint32, part []float64, dls, at []uint32, one, L *qterm, member *denseSet, p *plan, h *hitHeap) {
+	for c, d := range touched {
+		r, in := member.rank(d)
+		at[c] = in * (r + 1) // 1 + position in the long list, 0: absent
+	}
+	// The tf at each position (of the first posting for an absent one,
+	// then times 0).
+	tfs := L.list.tfs
+	for c, r := range at {
+		tf := uint32(tfs[max(r, 1)-1]) * min(r, 1)
+		if tf == tfEscape {
+			tf = L.list.bigAt(int(r - 1))
+		}
+		at[c] = tf
+	}
+	// A full score is the partial one (0 + the short list's weight) plus
+	// the long list's, 0 for tf 0: a sum of two, the same in either term
+	// order, and v + 0 is v.
+	c0, c1 := p.c0, p.c1
+	bitS, bitL := uint64(1)<<one.ti, uint64(1)<<L.ti
+	for c, d := range touched {
+		tf := at[c]
+		score := part[c] + weight(L.idf, float64(tf), c0, c1, dls[c]) // dead stays -Inf
+		if score > 0 && (len(h.h) < h.k || score >= h.h[0].score) {
+			h.push(d, score, bitS|bitL*uint64(min(tf, 1)))
+		}
+	}
+}
+
+// impactProbe scores the candidates in general: a threshold from their
+// partial scores, then the probes of the survivors in the long list and
+// their full scores, summed in term order. A full score is at least its
+// partial one (rounding is monotone), so the k-th best partial score
+// bounds the k-th best full one from below, and a candidate whose partial
+// score plus the long list's highest weight stays under it cannot enter:
+// its probe is skipped. at is zeroed room.
+func (s *Snapshot) impactProbe(touched []uint32, part []float64, dls, at []uint32, li int, L *qterm, io *impactOrder, member *denseSet, p *plan, h *hitHeap, sc *impactScratch) {
+	c0, c1 := p.c0, p.c1
 	ubL := 0.0
 	for _, gr := range io.groups {
 		ubL = max(ubL, weight(L.idf, float64(gr.tf), c0, c1, io.dl(gr.start)))
@@ -279,10 +335,11 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 			at[i] = L.list.tf(int(r - 1))
 		}
 	}
-	if one != nil {
-		// A full score is the partial one (0 + the short list's weight)
-		// plus the long list's: a sum of two, the same in either term
-		// order.
+	if len(p.qt) == 2 {
+		// One short list: a full score is the partial one (0 + the short
+		// list's weight) plus the long list's, a sum of two, the same in
+		// either term order.
+		one := &p.qt[1-li]
 		bitS, bitL := uint64(1)<<one.ti, uint64(1)<<L.ti
 		for c, d := range touched {
 			score := part[c]
@@ -327,7 +384,13 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 			}
 		}
 	}
-	// The long list alone, best first.
+}
+
+// impactWalk offers the documents of the long list alone, best first, from
+// its impact order, until the next cannot enter; the candidates (touched)
+// were scored in full already.
+func (s *Snapshot) impactWalk(touched []uint32, L *qterm, io *impactOrder, p *plan, h *hitHeap) {
+	c0, c1 := p.c0, p.c1
 	bit := uint64(1) << L.ti
 	type head struct {
 		pos, end uint32
@@ -368,8 +431,11 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 			hd.w = weight(L.idf, hd.tf, c0, c1, io.dl(hd.pos))
 		}
 	}
-	return nil
 }
+
+// dead is the partial score of a dead candidate: below 0, where every
+// live one is, and no weight added brings it up.
+var dead = math.Inf(-1)
 
 // impactScratch is impactTop's room for its candidates: their documents,
 // |D| and positions in the long list.

@@ -232,3 +232,35 @@ func TestImpactLongDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestImpactDeadCandidate: a deleted document of the short list, which
+// alone would score highest (five times the long list's word in a short
+// text), is not answered by the impact path in any of its forms.
+func TestImpactDeadCandidate(t *testing.T) {
+	var in []Input
+	for i := range 20_000 {
+		c := fmt.Sprintf("w%d w%d w%d", i%97, i%89, i%83)
+		if i%16 == 0 {
+			c += " long"
+		}
+		in = append(in, Input{Category: "c", Name: fmt.Sprint("n", i), Content: c})
+	}
+	in = append(in, Input{Category: "c", Name: "dead", Content: "long long long long long rare"},
+		Input{Category: "c", Name: "live", Content: "rare solo w1 w2 w3 w4 w5 w6 w7 w8 w9"})
+	s := Build(1, EnglishStop(), in).Without(2, "c", "dead")
+	for _, query := range []string{"long rare", "rare long", "long rare solo"} {
+		terms := s.Terms(query)
+		if _, _, ok := s.useImpact(s.plan(terms), TopQuery{Terms: terms, Limit: 10}); !ok {
+			t.Fatalf("%q: the impact path does not answer", query)
+		}
+		for _, k := range []int{1, 10} {
+			want, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: PruneNever})
+			got, _ := s.Top(TopQuery{Terms: terms, Limit: k})
+			for i := range got {
+				if got[i].Doc == nil || got[i].Doc.Name == "dead" || i >= len(want) || got[i] != want[i] {
+					t.Fatalf("%q k %d: result %d is %+v, exhaustive %+v", query, k, i, got[i], want)
+				}
+			}
+		}
+	}
+}
