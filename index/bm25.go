@@ -221,6 +221,7 @@ type Snapshot struct {
 	// by term (overlay.go).
 	deadPost []deadPosting
 	ovPost   []ovPosting
+	ovIdx    ovIndex // where ovPost's hashes start, by their top bits
 
 	overlay []*ovDoc       // overlay docs, ord = len(base.docs)+i; nil where deleted
 	okeys   map[docKey]int // index into overlay

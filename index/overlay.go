@@ -13,7 +13,8 @@ import (
 // overlay) and searched by binary search per query term:
 //
 //   - ovPost: the overlay documents' terms, by term hash, so scoring an
-//     overlay costs a lookup per query term, not one per document and term;
+//     overlay costs a lookup per query term, not one per document and term
+//     (ovIdx finds a hash's postings in one read and a short scan);
 //   - deadPost: the dead base documents' term ids, by term id, so the
 //     document frequency of a term drops by a count found in one search
 //     instead of a walk of the term's whole posting list.
@@ -24,6 +25,10 @@ type ovDoc struct {
 	Doc
 	len uint32            // |D|
 	tf  map[string]uint32 // its terms
+	// below is the number of base documents before it in identity order:
+	// a tie between it and a base document is decided without reading
+	// names (see hitHeap.tieBetter).
+	below uint32
 }
 
 // ovPosting is one term of one overlay document.
@@ -82,25 +87,51 @@ func mergeSorted[T any](old, add []T, c func(a, b T) int) []T {
 	return append(out, add[j:]...)
 }
 
-// ovRange returns the overlay postings whose term hash is h.
+// ovRange returns the overlay postings whose term hash is h: those of
+// h's bucket in s.ovIdx (every posting of one hash is in one bucket),
+// found by a short scan instead of a binary search of the whole table,
+// whose first steps are cache misses when a query's postings have evicted
+// it.
 func (s *Snapshot) ovRange(h uint64) []ovPosting {
 	ps := s.ovPost
-	// The first posting with hash >= h: a search with the comparison
-	// inline (every query term of a snapshot with writes pending pays it).
-	lo, hi := 0, len(ps)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ps[m].hash < h {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	if len(ps) == 0 {
+		return nil
+	}
+	b := h >> s.ovIdx.shift
+	lo, hi := int(s.ovIdx.start[b]), int(s.ovIdx.start[b+1])
+	for lo < hi && ps[lo].hash < h {
+		lo++
 	}
 	j := lo
-	for j < len(ps) && ps[j].hash == h {
+	for j < hi && ps[j].hash == h {
 		j++
 	}
 	return ps[lo:j]
+}
+
+// ovIndex buckets a snapshot's ovPost by the top bits of the hash, about
+// one posting per bucket: start[b] is the first posting whose hash's top
+// bits are at least b, for b up to the number of buckets. Made with each
+// ovPost (a write already copies the whole table), 4 or 8 bytes a posting
+// against the posting's 32.
+type ovIndex struct {
+	start []uint32
+	shift uint8 // 64 - bits.Len(len(ovPost))
+}
+
+func newOvIndex(ps []ovPosting) ovIndex {
+	k := bits.Len(uint(len(ps)))
+	x := ovIndex{start: make([]uint32, 1<<k+1), shift: uint8(64 - k)}
+	b := 0
+	for i, p := range ps {
+		for ; b <= int(p.hash>>x.shift); b++ {
+			x.start[b] = uint32(i)
+		}
+	}
+	for ; b < len(x.start); b++ {
+		x.start[b] = uint32(len(ps))
+	}
+	return x
 }
 
 // deadCount returns how many dead base documents hold base term id.
@@ -110,14 +141,16 @@ func (s *Snapshot) deadCount(id uint32) int {
 
 // deadFrom returns the index of the first posting of ps with id >= id.
 func deadFrom(ps []deadPosting, id uint32) int {
-	lo, hi := 0, len(ps)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if ps[m].id < id {
-			lo = m + 1
-		} else {
-			hi = m
+	lo := 0 // as in ovRange
+	for n := len(ps); n > 1; {
+		half := n / 2
+		if ps[lo+half-1].id < id {
+			lo += half
 		}
+		n -= half
+	}
+	if lo < len(ps) && ps[lo].id < id {
+		lo++
 	}
 	return lo
 }

@@ -288,12 +288,26 @@ func (s *Snapshot) overlayHits(terms []string, out []ovHit) []ovHit {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b ovHit) int {
-		if a.doc != b.doc {
-			return a.doc - b.doc
+	// By document, then term: an insertion sort when a query meets a few
+	// overlay postings (the generic sort's call per comparison costs more
+	// than the comparisons).
+	if len(out) > 32 {
+		slices.SortFunc(out, func(a, b ovHit) int {
+			if a.doc != b.doc {
+				return a.doc - b.doc
+			}
+			return a.ti - b.ti
+		})
+		return out
+	}
+	for i := 1; i < len(out); i++ {
+		x := out[i]
+		j := i
+		for ; j > 0 && (out[j-1].doc > x.doc || out[j-1].doc == x.doc && out[j-1].ti > x.ti); j-- {
+			out[j] = out[j-1]
 		}
-		return a.ti - b.ti
-	})
+		out[j] = x
+	}
 	return out
 }
 
@@ -404,7 +418,9 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 				scores[d], masks[d] = 0, 0
 				continue
 			}
-			top = max(top, scores[d])
+			if v := scores[d]; v > top { // not max: see accumulate
+				top = v
+			}
 			touched[n] = d
 			n++
 		}
@@ -1042,17 +1058,34 @@ func (hh *hitHeap) better(a, b cand) bool {
 }
 
 // tieBetter orders two documents of equal score by category, then name:
-// by ord between base documents (segment.docs is in that order), by
-// their identities when either is an overlay document.
+// by ord between base documents (segment.docs is in that order); an
+// overlay document sits between the base documents below it (ovDoc.below)
+// and the rest, so only two overlay documents with the same base
+// documents below them compare their identities.
 func (hh *hitHeap) tieBetter(a, b uint32) bool {
-	if n := uint32(len(hh.s.base.docs)); a < n && b < n {
+	n := uint32(len(hh.s.base.docs))
+	if a < n && b < n {
 		return a < b
+	}
+	if ka, kb := hh.tieKey(a, n), hh.tieKey(b, n); ka != kb {
+		return ka < kb
 	}
 	da, db := hh.s.Doc(int(a)), hh.s.Doc(int(b))
 	if da.Category != db.Category {
 		return da.Category < db.Category
 	}
 	return da.Name < db.Name
+}
+
+// tieKey places document ord in identity order: base document i at
+// 2i+1, an overlay document at 2*below, before the first base document
+// not below it (a dead base document of the same identity, if any, is
+// never a candidate).
+func (hh *hitHeap) tieKey(ord, n uint32) uint64 {
+	if ord < n {
+		return 2*uint64(ord) + 1
+	}
+	return 2 * uint64(hh.s.overlay[ord-n].below)
 }
 
 // threshold is the score a candidate must reach to enter (0 while the

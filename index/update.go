@@ -55,11 +55,14 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 		tf[t]++
 	}
 	d.tf = tf
+	below, _ := slices.BinarySearchFunc(s.base.docs, d.Doc, compareIdentity)
+	d.below = uint32(below)
 	add := make([]ovPosting, 0, len(tf))
 	for t, n := range tf {
 		add = append(add, ovPosting{hash: termHash(t), term: t, doc: uint32(len(ns.overlay)), tf: n})
 	}
 	ns.ovPost = mergeSorted(ns.ovPost, add, cmpOv)
+	ns.ovIdx = newOvIndex(ns.ovPost)
 	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
 	ns.addName(in.Name, len(ns.overlay))
 	ns.overlay = append(ns.overlay, d)
