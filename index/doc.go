@@ -52,7 +52,10 @@
 // term-at-a-time accumulator. Every one sums a document's weights in term
 // order from 0, so they agree to the bit; TopQuery.Pruning = PruneNever
 // forces the accumulator, the reference the equivalence tests compare
-// against.
+// against. Equal scores rank by category, then name: a base segment keeps
+// its documents in that order (Build sorts them, Decode refuses a copy
+// that is not), so a tie between two of them compares their ords, and an
+// overlay document records its place among them.
 //
 // # Caveats
 //
