@@ -3,7 +3,6 @@ package index
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -57,17 +56,7 @@ func TestHistogramTopEqualsScoreAll(t *testing.T) {
 		close(done)
 		for _, query := range []string{"w0", "w0 w1", "w1 w2 w3", "w0 w1 w2 w3 w4 w5", "w2"} {
 			terms := s.Terms(query)
-			var all []Scored
-			s.Score(terms, func(d *Doc, score float64) { all = append(all, Scored{Doc: d, Score: score}) })
-			slices.SortFunc(all, func(a, b Scored) int {
-				if Less(a, b) {
-					return -1
-				}
-				if Less(b, a) {
-					return 1
-				}
-				return 0
-			})
+			all := scoreAll(s, terms)
 			for _, k := range []int{1, 2, 3, 7, 50, len(all) / 2, len(all)/2 - 1, len(all), len(all) + 5} {
 				if k <= 0 {
 					continue

@@ -246,7 +246,7 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 	if one != nil && member != nil && n <= oneDenseMax {
 		s.impactOneDense(touched, part, dls, at, one, L, member, p, h)
 	} else {
-		s.impactProbe(touched, part, dls, at, li, L, io, member, p, h, sc)
+		s.impactProbe(touched, part, dls, at, li, one, L, io, member, p, h, sc)
 	}
 	// The long list alone, best first.
 	s.impactWalk(touched, L, io, p, h)
@@ -300,8 +300,9 @@ func (s *Snapshot) impactOneDense(touched []uint32, part []float64, dls, at []ui
 // partial one (rounding is monotone), so the k-th best partial score
 // bounds the k-th best full one from below, and a candidate whose partial
 // score plus the long list's highest weight stays under it cannot enter:
-// its probe is skipped. at is zeroed room.
-func (s *Snapshot) impactProbe(touched []uint32, part []float64, dls, at []uint32, li int, L *qterm, io *impactOrder, member *denseSet, p *plan, h *hitHeap, sc *impactScratch) {
+// its probe is skipped. one is the one short list, or nil when there are
+// several. at is zeroed room.
+func (s *Snapshot) impactProbe(touched []uint32, part []float64, dls, at []uint32, li int, one, L *qterm, io *impactOrder, member *denseSet, p *plan, h *hitHeap, sc *impactScratch) {
 	c0, c1 := p.c0, p.c1
 	ubL := 0.0
 	for _, gr := range io.groups {
@@ -335,11 +336,10 @@ func (s *Snapshot) impactProbe(touched []uint32, part []float64, dls, at []uint3
 			at[i] = L.list.tf(int(r - 1))
 		}
 	}
-	if len(p.qt) == 2 {
-		// One short list: a full score is the partial one (0 + the short
-		// list's weight) plus the long list's, a sum of two, the same in
-		// either term order.
-		one := &p.qt[1-li]
+	if one != nil {
+		// A full score is the partial one (0 + the short list's weight)
+		// plus the long list's, a sum of two, the same in either term
+		// order.
 		bitS, bitL := uint64(1)<<one.ti, uint64(1)<<L.ti
 		for c, d := range touched {
 			score := part[c]

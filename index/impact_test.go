@@ -167,17 +167,7 @@ func TestTopEqualsScoreAll(t *testing.T) {
 	s := Build(1, EnglishStop(), in)
 	for _, query := range []string{"w1", "w1 w2", "what w3 w4 w5", "what", "w6 w7 w8 w9 w10 w11", "what w12"} {
 		terms := s.Terms(query)
-		var all []Scored
-		s.Score(terms, func(d *Doc, score float64) { all = append(all, Scored{Doc: d, Score: score}) })
-		slices.SortFunc(all, func(a, b Scored) int {
-			if Less(a, b) {
-				return -1
-			}
-			if Less(b, a) {
-				return 1
-			}
-			return 0
-		})
+		all := scoreAll(s, terms)
 		for _, k := range []int{1, 5, 10, 100, 1000} {
 			for _, mode := range []Pruning{PruneNever, PruneAuto, PruneAlways} {
 				got, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: mode})
@@ -263,4 +253,26 @@ func TestImpactDeadCandidate(t *testing.T) {
 			}
 		}
 	}
+}
+
+// scoreAll scores every document for terms (Snapshot.Score) and returns
+// them sorted by Less: the reference that uses no heap and no selection.
+func scoreAll(s *Snapshot, terms []string) []Scored {
+	var all []Scored
+	s.Score(terms, func(d *Doc, score float64) { all = append(all, Scored{Doc: d, Score: score}) })
+	sortByLess(all)
+	return all
+}
+
+// sortByLess sorts results in the result order (Less).
+func sortByLess(all []Scored) {
+	slices.SortFunc(all, func(a, b Scored) int {
+		if Less(a, b) {
+			return -1
+		}
+		if Less(b, a) {
+			return 1
+		}
+		return 0
+	})
 }

@@ -72,15 +72,7 @@ func (r *refIndex) top(terms []string, k int) []Scored {
 			all = append(all, Scored{Doc: d, Score: score, Matched: mask})
 		}
 	}
-	slices.SortFunc(all, func(a, b Scored) int {
-		if Less(a, b) {
-			return -1
-		}
-		if Less(b, a) {
-			return 1
-		}
-		return 0
-	})
+	sortByLess(all)
 	if k > 0 && len(all) > k {
 		all = all[:k]
 	}

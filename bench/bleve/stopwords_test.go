@@ -108,56 +108,55 @@ func BenchmarkStopWordQueries(b *testing.B) {
 		// -benchtime 300x and under 5% at 3000x, so the medians moved
 		// with the benchtime. They are reported apart, as
 		// recall-first-p50-ns and bleve-first-p50-ns.
-		var fr, fb []time.Duration
+		var first paired
 		for i, q := range qs {
-			for r := range 2 {
-				t0 := time.Now()
-				if (r+i)%2 == 0 {
-					if _, err := rec.Search(ctx, q, 10); err != nil {
-						b.Fatal(err)
-					}
-					fr = append(fr, time.Since(t0))
-				} else {
-					if _, err := ble.Search(ctx, q, 10); err != nil {
-						b.Fatal(err)
-					}
-					fb = append(fb, time.Since(t0))
-				}
-			}
+			first.ask(ctx, b, i, q, rec, ble)
 		}
-		slices.Sort(fr)
-		slices.Sort(fb)
+		fr, fb := first.medians()
 		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			var tr, tb []time.Duration
+			var p paired
 			i := 0
 			for b.Loop() {
-				q := qs[i%len(qs)]
-				for r := range 2 {
-					t0 := time.Now()
-					if (r+i)%2 == 0 {
-						if _, err := rec.Search(ctx, q, 10); err != nil {
-							b.Fatal(err)
-						}
-						tr = append(tr, time.Since(t0))
-					} else {
-						if _, err := ble.Search(ctx, q, 10); err != nil {
-							b.Fatal(err)
-						}
-						tb = append(tb, time.Since(t0))
-					}
-				}
+				p.ask(ctx, b, i, qs[i%len(qs)], rec, ble)
 				i++
 			}
-			slices.Sort(tr)
-			slices.Sort(tb)
-			mr, mb := tr[len(tr)/2], tb[len(tb)/2]
+			mr, mb := p.medians()
 			b.ReportMetric(float64(mr.Nanoseconds()), "recall-p50-ns")
 			b.ReportMetric(float64(mb.Nanoseconds()), "bleve-p50-ns")
 			b.ReportMetric(float64(mb)/float64(mr), "recall-faster")
-			b.ReportMetric(float64(fr[len(fr)/2].Nanoseconds()), "recall-first-p50-ns")
-			b.ReportMetric(float64(fb[len(fb)/2].Nanoseconds()), "bleve-first-p50-ns")
+			b.ReportMetric(float64(fr.Nanoseconds()), "recall-first-p50-ns")
+			b.ReportMetric(float64(fb.Nanoseconds()), "bleve-first-p50-ns")
 		})
 		rec.Close()
 		ble.Close()
 	}
+}
+
+// paired holds the times of recall's and Bleve's searches.
+type paired struct{ rec, ble []time.Duration }
+
+// ask times recall's and Bleve's search of q back to back, recall first
+// when i is even.
+func (p *paired) ask(ctx context.Context, b *testing.B, i int, q string, rec, ble bench.Subject) {
+	for r := range 2 {
+		t0 := time.Now()
+		if (r+i)%2 == 0 {
+			if _, err := rec.Search(ctx, q, 10); err != nil {
+				b.Fatal(err)
+			}
+			p.rec = append(p.rec, time.Since(t0))
+		} else {
+			if _, err := ble.Search(ctx, q, 10); err != nil {
+				b.Fatal(err)
+			}
+			p.ble = append(p.ble, time.Since(t0))
+		}
+	}
+}
+
+// medians returns the median time of each side.
+func (p *paired) medians() (rec, ble time.Duration) {
+	slices.Sort(p.rec)
+	slices.Sort(p.ble)
+	return p.rec[len(p.rec)/2], p.ble[len(p.ble)/2]
 }
