@@ -1,0 +1,506 @@
+package timeexpr
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// The Chinese grammar. Chinese is written without spaces, so a phrase can
+// be a substring of unrelated words ("如今天气" holds 今天, "这周围" holds
+// 这周, "三月兔" holds 三月): the checks on the character before and after a
+// phrase, listed in the package doc, keep those out.
+
+var decodeRune = utf8.DecodeRuneInString
+
+func runeAt(q string, i int) (rune, int) {
+	if i >= len(q) {
+		return 0, 0
+	}
+	return decodeRune(q[i:])
+}
+
+func runeBefore(q string, i int) rune {
+	if i <= 0 {
+		return 0
+	}
+	r, _ := utf8.DecodeLastRuneInString(q[:i])
+	return r
+}
+
+func isHan(r rune) bool {
+	return r >= 0x3400 && r <= 0x9FFF || r >= 0xF900 && r <= 0xFAFF || r >= 0x20000 && r <= 0x3FFFF
+}
+
+// zhStarts reports whether a Chinese phrase can start with r.
+func zhStarts(r rune) bool {
+	switch r {
+	case '今', '昨', '前', '大', '明', '后', '本', '这', '上', '下', '去', '周', '星', '礼', '从',
+		'一', '二', '三', '四', '五', '六', '七', '八', '九', '十', '两', '〇', '零':
+		return true
+	}
+	return r >= '０' && r <= '９'
+}
+
+// hanDigit is the value of a Chinese digit, or -1.
+func hanDigit(r rune) int {
+	switch r {
+	case '〇', '零':
+		return 0
+	case '一':
+		return 1
+	case '二':
+		return 2
+	case '三':
+		return 3
+	case '四':
+		return 4
+	case '五':
+		return 5
+	case '六':
+		return 6
+	case '七':
+		return 7
+	case '八':
+		return 8
+	case '九':
+		return 9
+	}
+	return -1
+}
+
+// digitValue is the value of an ASCII or full-width digit, or -1.
+func digitValue(r rune) int {
+	switch {
+	case r >= '0' && r <= '9':
+		return int(r - '0')
+	case r >= '０' && r <= '９':
+		return int(r - '０')
+	}
+	return -1
+}
+
+func isNumeral(r rune) bool {
+	return digitValue(r) >= 0 || hanDigit(r) >= 0 || r == '十' || r == '两' || r == '百' || r == '千' || r == '万' || r == '几' || r == '半'
+}
+
+// zhNumber reads a count or a day/month number at i: one to four digits
+// (ASCII or full-width), or a Chinese numeral from 一 to 九十九 (两 for 2
+// when liang is set). It refuses a number that continues a longer one.
+func zhNumber(q string, i int, liang bool) (n, end int, ok bool) {
+	if isNumeral(runeBefore(q, i)) {
+		return 0, 0, false
+	}
+	r, size := runeAt(q, i)
+	if digitValue(r) >= 0 {
+		j, k := i, 0
+		for k < 5 {
+			r, size := runeAt(q, j)
+			v := digitValue(r)
+			if v < 0 {
+				break
+			}
+			n = n*10 + v
+			j += size
+			k++
+		}
+		if k > 4 {
+			return 0, 0, false
+		}
+		return n, j, true
+	}
+	if r == '两' {
+		if !liang {
+			return 0, 0, false
+		}
+		n, end = 2, i+size
+	} else {
+		// [D]十[D] | D
+		j := i
+		tens := hanDigit(r)
+		if tens == 0 {
+			return 0, 0, false
+		}
+		if tens > 0 {
+			j += size
+			r, size = runeAt(q, j)
+		}
+		if r == '十' {
+			if tens < 0 {
+				tens = 1
+			}
+			j += size
+			n = tens * 10
+			if r2, s2 := runeAt(q, j); hanDigit(r2) > 0 {
+				n += hanDigit(r2)
+				j += s2
+			}
+		} else if tens > 0 {
+			n = tens
+		} else {
+			return 0, 0, false
+		}
+		end = j
+	}
+	if r, _ := runeAt(q, end); isNumeral(r) || r == '多' || r == '余' || r == '来' {
+		return 0, 0, false
+	}
+	return n, end, true
+}
+
+// zhYear reads a four-digit year followed by 年 at i ("2024年",
+// "二〇二四年") and returns the year and the end after 年.
+func zhYear(q string, i int) (y, end int, ok bool) {
+	if isNumeral(runeBefore(q, i)) {
+		return 0, 0, false
+	}
+	j := i
+	han := false
+	for k := 0; k < 4; k++ {
+		r, size := runeAt(q, j)
+		v := digitValue(r)
+		if v < 0 {
+			if v = hanDigit(r); v < 0 || (k > 0 && !han) {
+				return 0, 0, false
+			}
+			han = true
+		} else if han {
+			return 0, 0, false
+		}
+		y = y*10 + v
+		j += size
+	}
+	r, size := runeAt(q, j)
+	if r != '年' || y < 1000 || y > 2999 {
+		return 0, 0, false
+	}
+	return y, j + size, true
+}
+
+// has reports whether q has s at i.
+func has(q string, i int, s string) bool { return strings.HasPrefix(q[i:], s) }
+
+// prevOK is the check before a phrase whose first character also ends
+// common words (如今, 过去, 目前, 晚上, 基本, 聪明, 然后): the phrase must
+// start the query or follow a character that is not Han, or one of a few
+// pronouns and particles.
+func prevOK(q string, i int) bool {
+	r := runeBefore(q, i)
+	if !isHan(r) {
+		return true
+	}
+	return strings.ContainsRune("我你他她它们咱的地得在是和跟同就也都还又才说到与及或那这从自于么吗呢吧啊呀了把被给对让要想看问找查记讲聊做干谁哪些有没去来吃买见玩", r)
+}
+
+// nextOK reports whether the character at i may follow a phrase whose last
+// character is last: it must not make a word with it (上周围, 这月亮,
+// 去年轻, 三天前往).
+func nextOK(q string, i int, last rune) bool {
+	r, _ := runeAt(q, i)
+	var bad string
+	switch last {
+	case '周':
+		bad = "围期年边刊岁转全游到身密折长旋知济正公遭报薪"
+	case '月':
+		bad = "亮光饼球色薪票经子嫂老台牙季刊度夜影桂琴报历供租费息卡均食"
+	case '年':
+		bad = "轻级纪龄代货夜华糕画鉴迈幼份限薪兽味历轮"
+	case '前':
+		bad = "往进面后夕辈提线台方端排锋景途列沿"
+	case '天':
+		bad = "空气才使堂下地然文生分性真"
+	default:
+		return true
+	}
+	return !strings.ContainsRune(bad, r)
+}
+
+// followOK is the stricter check after a bare month (五月) or weekday
+// (周一): the next character must not be Han, or be one that usually
+// follows a time word. 三月兔 and 五月天 are names, 周一鸣 may be one.
+func followOK(q string, i int) bool {
+	r, _ := runeAt(q, i)
+	if !isHan(r) {
+		return true
+	}
+	return strings.ContainsRune("份的里中初底末我你他她们咱去在和跟有没做干了吃喝开见时那这是要想说买看玩过都也还就以之上下早晚午", r)
+}
+
+// matchChinese reads the longest Chinese phrase starting at i.
+func matchChinese(q string, i int, now time.Time) (Range, int, bool) {
+	r, end, ok := zhDate(q, i, now)
+	if !ok {
+		return Range{}, 0, false
+	}
+	return r, end, true
+}
+
+// zhDate reads one Chinese date phrase at i.
+func zhDate(q string, i int, now time.Time) (Range, int, bool) {
+	loc := now.Location()
+	r0, _ := runeAt(q, i)
+	switch r0 {
+	case '今', '昨', '明', '前', '后', '大', '去':
+		if r, e, ok := zhDayWord(q, i, now); ok {
+			return r, e, true
+		}
+		if r, e, ok := zhYearWord(q, i, now); ok {
+			return r, e, true
+		}
+		return Range{}, 0, false
+	case '本', '这', '上', '下':
+		return zhWeekMonth(q, i, now)
+	case '周', '星', '礼':
+		if !prevOK(q, i) || strings.ContainsRune("每个第隔双单", runeBefore(q, i)) {
+			return Range{}, 0, false
+		}
+		wd, e, ok := zhWeekday(q, i)
+		if !ok || (r0 == '周' && !followOK(q, e)) {
+			return Range{}, 0, false
+		}
+		return recentWeekday(now, wd, false, time.Time{}), e, true
+	}
+	if y, e, ok := zhYear(q, i); ok {
+		if m, e2, ok := zhMonthDay(q, e, y, loc); ok {
+			return m, e2, true
+		}
+		if !nextOK(q, e, '年') {
+			return Range{}, 0, false
+		}
+		return yearRange(y, loc), e, true
+	}
+	if strings.ContainsRune("第几每个年历", runeBefore(q, i)) {
+		return Range{}, 0, false
+	}
+	if r, e, ok := zhAgo(q, i, now); ok {
+		return r, e, true
+	}
+	return zhBareMonth(q, i, now)
+}
+
+// zhMonthDay reads M月, M月D日 or M月D号 at i in year y.
+func zhMonthDay(q string, i, y int, loc *time.Location) (Range, int, bool) {
+	m, e, ok := zhNumber(q, i, false)
+	if !ok || m < 1 || m > 12 || !has(q, e, "月") {
+		return Range{}, 0, false
+	}
+	e += len("月")
+	if d, e2, ok := zhNumber(q, e, false); ok && (has(q, e2, "日") || has(q, e2, "号")) {
+		if d < 1 || d > daysIn(y, time.Month(m)) {
+			return Range{}, 0, false
+		}
+		return dateRange(y, time.Month(m), d, loc), e2 + len("日"), true
+	}
+	if !nextOK(q, e, '月') {
+		return Range{}, 0, false
+	}
+	return monthRange(y, time.Month(m), loc), e, true
+}
+
+// zhBareMonth reads 五月, 5月3日, 五月三号 without a year at i: the most
+// recent such month or day that has begun.
+func zhBareMonth(q string, i int, now time.Time) (Range, int, bool) {
+	m, e, ok := zhNumber(q, i, false)
+	if !ok || m < 1 || m > 12 || !has(q, e, "月") {
+		return Range{}, 0, false
+	}
+	e += len("月")
+	if d, e2, ok := zhNumber(q, e, false); ok && (has(q, e2, "日") || has(q, e2, "号")) {
+		r, ok := recentDate(now, time.Month(m), d, time.Time{})
+		return r, e2 + len("日"), ok
+	}
+	if !prevOK(q, i) || !followOK(q, e) {
+		return Range{}, 0, false
+	}
+	return recentMonth(now, time.Month(m), time.Time{}), e, true
+}
+
+// zhAgo reads N天前, N周前, N个星期前, N个礼拜前, N个月前, N年前 at i.
+func zhAgo(q string, i int, now time.Time) (Range, int, bool) {
+	n, e, ok := zhNumber(q, i, true)
+	if !ok || n < 1 {
+		return Range{}, 0, false
+	}
+	var r Range
+	switch {
+	case has(q, e, "天前"):
+		r, e = dayOf(now, -n), e+len("天前")
+	case has(q, e, "周前"):
+		r, e = weekOf(now, -n), e+len("周前")
+	case has(q, e, "个星期前"):
+		r, e = weekOf(now, -n), e+len("个星期前")
+	case has(q, e, "星期前"):
+		r, e = weekOf(now, -n), e+len("星期前")
+	case has(q, e, "个礼拜前"):
+		r, e = weekOf(now, -n), e+len("个礼拜前")
+	case has(q, e, "礼拜前"):
+		r, e = weekOf(now, -n), e+len("礼拜前")
+	case has(q, e, "个月前"):
+		r, e = monthOf(now, -n), e+len("个月前")
+	case has(q, e, "年前"):
+		if n >= now.Year() {
+			return Range{}, 0, false
+		}
+		r, e = yearRange(now.Year()-n, now.Location()), e+len("年前")
+	default:
+		return Range{}, 0, false
+	}
+	if !nextOK(q, e, '前') {
+		return Range{}, 0, false
+	}
+	return r, e, true
+}
+
+// zhDayWord reads 今天, 昨天, 前天, 大前天, 明天, 后天, 大后天, 今晚, 昨晚,
+// 昨夜 at i.
+func zhDayWord(q string, i int, now time.Time) (Range, int, bool) {
+	words := [...]struct {
+		w      string
+		off    int
+		strong bool // needs no check of the character before
+	}{
+		{"大前天", -3, false}, {"大后天", 3, false},
+		{"今天", 0, false}, {"今晚", 0, false}, {"今早", 0, false},
+		{"昨天", -1, true}, {"昨晚", -1, true}, {"昨夜", -1, true},
+		{"前天", -2, false}, {"明天", 1, false}, {"后天", 2, false},
+	}
+	for _, w := range words {
+		if !has(q, i, w.w) {
+			continue
+		}
+		e := i + len(w.w)
+		if (!w.strong && !prevOK(q, i)) || !nextOK(q, e, lastRune(w.w)) {
+			return Range{}, 0, false
+		}
+		return dayOf(now, w.off), e, true
+	}
+	return Range{}, 0, false
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// zhYearWord reads 今年, 去年, 前年, 明年 at i, with an optional M月 or
+// M月D日 after it.
+func zhYearWord(q string, i int, now time.Time) (Range, int, bool) {
+	var off int
+	switch {
+	case has(q, i, "今年"):
+		off = 0
+	case has(q, i, "去年"):
+		off = -1
+	case has(q, i, "前年"):
+		off = -2
+	case has(q, i, "明年"):
+		off = 1
+	default:
+		return Range{}, 0, false
+	}
+	if !prevOK(q, i) {
+		return Range{}, 0, false
+	}
+	e := i + len("今年")
+	y := now.Year() + off
+	if r, e2, ok := zhMonthDay(q, e, y, now.Location()); ok {
+		return r, e2, true
+	}
+	if !nextOK(q, e, '年') {
+		return Range{}, 0, false
+	}
+	return yearRange(y, now.Location()), e, true
+}
+
+// zhWeekMonth reads a week or month named relative to now's at i: 本周,
+// 这周, 这个星期, 上周, 上个星期, 上礼拜, 上上周, 下周, 本月, 这个月,
+// 上个月, 上月, 上上个月, 下个月, with a weekday (上周三) or 末 (上周末,
+// the Saturday and Sunday of that week) after a week.
+func zhWeekMonth(q string, i int, now time.Time) (Range, int, bool) {
+	r0, size := runeAt(q, i)
+	j := i + size
+	off := 0
+	switch r0 {
+	case '上':
+		off = -1
+		if has(q, j, "上") {
+			off, j = -2, j+len("上")
+		}
+	case '下':
+		off = 1
+	}
+	if r0 != '这' && !prevOK(q, i) {
+		return Range{}, 0, false
+	}
+	ge := false // 个 after the prefix
+	if r0 != '本' && has(q, j, "个") {
+		ge, j = true, j+len("个")
+	}
+	switch {
+	case has(q, j, "月"):
+		e := j + len("月")
+		if !nextOK(q, e, '月') {
+			return Range{}, 0, false
+		}
+		return monthOf(now, off), e, true
+	case has(q, j, "周") && !ge:
+		return zhWeekTail(q, j+len("周"), '周', now, off)
+	case has(q, j, "星期"):
+		return zhWeekTail(q, j+len("星期"), '期', now, off)
+	case has(q, j, "礼拜"):
+		return zhWeekTail(q, j+len("礼拜"), '拜', now, off)
+	}
+	return Range{}, 0, false
+}
+
+// zhWeekTail finishes a relative week at e: a weekday, 末, or nothing.
+func zhWeekTail(q string, e int, last rune, now time.Time, off int) (Range, int, bool) {
+	wk := weekOf(now, off)
+	if wd, e2, ok := zhWeekdayName(q, e, last != '周'); ok {
+		return dateRange(wk.From.Year(), wk.From.Month(), wk.From.Day()+wd, now.Location()), e2, true
+	}
+	if has(q, e, "末") {
+		return Range{dateRange(wk.From.Year(), wk.From.Month(), wk.From.Day()+5, now.Location()).From, wk.To}, e + len("末"), true
+	}
+	if !nextOK(q, e, last) {
+		return Range{}, 0, false
+	}
+	return wk, e, true
+}
+
+// zhWeekday reads 周X, 星期X or 礼拜X at i.
+func zhWeekday(q string, i int) (int, int, bool) {
+	switch {
+	case has(q, i, "周"):
+		return zhWeekdayName(q, i+len("周"), false)
+	case has(q, i, "星期"):
+		return zhWeekdayName(q, i+len("星期"), true)
+	case has(q, i, "礼拜"):
+		return zhWeekdayName(q, i+len("礼拜"), true)
+	}
+	return 0, 0, false
+}
+
+// zhWeekdayName reads 一 … 六 or 日 (and 天 when tian is set: 星期天,
+// 礼拜天, but not 周天, which 上周天气 would misread) at i.
+func zhWeekdayName(q string, i int, tian bool) (int, int, bool) {
+	r, size := runeAt(q, i)
+	wd := -1
+	switch r {
+	case '一', '二', '三', '四', '五', '六':
+		wd = hanDigit(r) - 1
+	case '日':
+		wd = 6
+	case '天':
+		if tian {
+			wd = 6
+		}
+	}
+	if wd < 0 {
+		return 0, 0, false
+	}
+	if r2, _ := runeAt(q, i+size); isNumeral(r2) || r2 == '十' {
+		return 0, 0, false
+	}
+	return wd, i + size, true
+}
