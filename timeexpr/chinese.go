@@ -35,7 +35,7 @@ func isHan(r rune) bool {
 // zhStarts reports whether a Chinese phrase can start with r.
 func zhStarts(r rune) bool {
 	switch r {
-	case '今', '昨', '前', '大', '明', '后', '本', '这', '上', '下', '去', '周', '星', '礼', '从',
+	case '今', '昨', '前', '大', '明', '后', '本', '这', '上', '下', '去', '周', '星', '礼', '从', '最', '过', '近',
 		'一', '二', '三', '四', '五', '六', '七', '八', '九', '十', '两', '〇', '零':
 		return true
 	}
@@ -223,20 +223,48 @@ func followOK(q string, i int) bool {
 	if !isHan(r) {
 		return true
 	}
-	return strings.ContainsRune("份的里中初底末我你他她们咱去在和跟有没做干了吃喝开见时那这是要想说买看玩过都也还就以之上下早晚午", r)
+	return strings.ContainsRune("份的里中初底末我你他她们咱去在和跟有没做干了吃喝开见时那这是要想说买看玩过都也还就以之上下早晚午到至", r)
 }
 
-// matchChinese reads the longest Chinese phrase starting at i.
+// matchChinese reads the longest Chinese phrase starting at i: a date
+// phrase D, optionally with 从 before it and 以来, 开始, 起 (after 从 only),
+// 以后, 之后, 以前, 之前 after it, or a range D 到 D2 / D 至 D2.
 func matchChinese(q string, i int, now time.Time) (Range, int, bool) {
-	r, end, ok := zhDate(q, i, now)
+	from := has(q, i, "从")
+	j := i
+	if from {
+		j += len("从")
+	}
+	d, e, ok := zhDate(q, j, now, time.Time{})
 	if !ok {
 		return Range{}, 0, false
 	}
-	return r, end, true
+	switch {
+	case has(q, e, "以来"), has(q, e, "开始"):
+		return Range{From: d.From}, e + len("以来"), true
+	case from && has(q, e, "起"):
+		return Range{From: d.From}, e + len("起"), true
+	case has(q, e, "以后"), has(q, e, "之后"):
+		return Range{From: d.To}, e + len("以后"), true
+	case has(q, e, "以前"), has(q, e, "之前"):
+		return Range{To: d.From}, e + len("以前"), true
+	case has(q, e, "到"), has(q, e, "至"):
+		if d2, e2, ok := zhDate(q, e+len("到"), now, d.From); ok && d.From.Before(d2.To) {
+			return Range{d.From, d2.To}, e2, true
+		}
+	}
+	if from {
+		// 从 alone is "from" as well as "since": leave it in the query.
+		return Range{}, 0, false
+	}
+	return d, e, true
 }
 
 // zhDate reads one Chinese date phrase at i.
-func zhDate(q string, i int, now time.Time) (Range, int, bool) {
+//
+// after, when set, resolves a bare month, day or weekday forward from it
+// (the second end of 三月到五月) instead of back from now.
+func zhDate(q string, i int, now time.Time, after time.Time) (Range, int, bool) {
 	loc := now.Location()
 	r0, _ := runeAt(q, i)
 	switch r0 {
@@ -258,13 +286,16 @@ func zhDate(q string, i int, now time.Time) (Range, int, bool) {
 		if !ok || (r0 == '周' && !followOK(q, e)) {
 			return Range{}, 0, false
 		}
-		return recentWeekday(now, wd, false, time.Time{}), e, true
+		return recentWeekday(now, wd, false, after), e, true
+	case '最', '过', '近':
+		return zhRolling(q, i, now)
 	}
 	if y, e, ok := zhYear(q, i); ok {
 		if m, e2, ok := zhMonthDay(q, e, y, loc); ok {
 			return m, e2, true
 		}
-		if !nextOK(q, e, '年') {
+		if r, _ := runeAt(q, e); isNumeral(r) || !nextOK(q, e, '年') {
+			// 2023年2月30日 names no day: no reading of it.
 			return Range{}, 0, false
 		}
 		return yearRange(y, loc), e, true
@@ -275,7 +306,7 @@ func zhDate(q string, i int, now time.Time) (Range, int, bool) {
 	if r, e, ok := zhAgo(q, i, now); ok {
 		return r, e, true
 	}
-	return zhBareMonth(q, i, now)
+	return zhBareMonth(q, i, now, after)
 }
 
 // zhMonthDay reads M月, M月D日 or M月D号 at i in year y.
@@ -291,7 +322,9 @@ func zhMonthDay(q string, i, y int, loc *time.Location) (Range, int, bool) {
 		}
 		return dateRange(y, time.Month(m), d, loc), e2 + len("日"), true
 	}
-	if !nextOK(q, e, '月') {
+	if has(q, e, "份") {
+		e += len("份")
+	} else if !nextOK(q, e, '月') {
 		return Range{}, 0, false
 	}
 	return monthRange(y, time.Month(m), loc), e, true
@@ -299,20 +332,23 @@ func zhMonthDay(q string, i, y int, loc *time.Location) (Range, int, bool) {
 
 // zhBareMonth reads 五月, 5月3日, 五月三号 without a year at i: the most
 // recent such month or day that has begun.
-func zhBareMonth(q string, i int, now time.Time) (Range, int, bool) {
+func zhBareMonth(q string, i int, now time.Time, after time.Time) (Range, int, bool) {
 	m, e, ok := zhNumber(q, i, false)
 	if !ok || m < 1 || m > 12 || !has(q, e, "月") {
 		return Range{}, 0, false
 	}
 	e += len("月")
 	if d, e2, ok := zhNumber(q, e, false); ok && (has(q, e2, "日") || has(q, e2, "号")) {
-		r, ok := recentDate(now, time.Month(m), d, time.Time{})
+		r, ok := recentDate(now, time.Month(m), d, after)
 		return r, e2 + len("日"), ok
 	}
 	if !prevOK(q, i) || !followOK(q, e) {
 		return Range{}, 0, false
 	}
-	return recentMonth(now, time.Month(m), time.Time{}), e, true
+	if has(q, e, "份") {
+		e += len("份")
+	}
+	return recentMonth(now, time.Month(m), after), e, true
 }
 
 // zhAgo reads N天前, N周前, N个星期前, N个礼拜前, N个月前, N年前 at i.
@@ -503,4 +539,41 @@ func zhWeekdayName(q string, i int, tian bool) (int, int, bool) {
 		return 0, 0, false
 	}
 	return wd, i + size, true
+}
+
+// zhRolling reads 最近N天, 过去N天, 近N天 (and 周, 个星期, 个礼拜, 个月,
+// 年) at i: the N units that end with today, as "the past N days".
+func zhRolling(q string, i int, now time.Time) (Range, int, bool) {
+	j := i
+	switch {
+	case has(q, i, "最近"):
+		j += len("最近")
+	case has(q, i, "过去"):
+		j += len("过去")
+	case has(q, i, "近"):
+		j += len("近")
+	default:
+		return Range{}, 0, false
+	}
+	if !prevOK(q, i) {
+		return Range{}, 0, false
+	}
+	n, e, ok := zhNumber(q, j, true)
+	if !ok || n < 1 {
+		return Range{}, 0, false
+	}
+	var unit byte
+	for _, u := range [...]struct {
+		s    string
+		unit byte
+	}{{"天", 'd'}, {"周", 'w'}, {"个星期", 'w'}, {"星期", 'w'}, {"个礼拜", 'w'}, {"礼拜", 'w'}, {"个月", 'm'}, {"年", 'y'}} {
+		if has(q, e, u.s) {
+			unit, e = u.unit, e+len(u.s)
+			break
+		}
+	}
+	if unit == 0 || !nextOK(q, e, lastRune(q[:e])) || (unit == 'y' && n >= now.Year()) || n > 10_000 {
+		return Range{}, 0, false
+	}
+	return rolling(now, n, unit), e, true
 }
