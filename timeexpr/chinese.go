@@ -189,7 +189,7 @@ func prevOK(q string, i int) bool {
 	if !isHan(r) {
 		return true
 	}
-	return strings.ContainsRune("我你他她它们咱的地得在是和跟同就也都还又才说到与及或那这从自于么吗呢吧啊呀了把被给对让要想看问找查记讲聊做干谁哪些有没去来吃买见玩", r)
+	return strings.ContainsRune("我你他她它们咱的地得在是和跟同就也都还又才说到至与及或那这从自于么吗呢吧啊呀了把被给对让要想看问找查记讲聊做干谁哪些有没去来吃买见玩", r)
 }
 
 // nextOK reports whether the character at i may follow a phrase whose last
