@@ -184,10 +184,17 @@ func has(q string, i int, s string) bool { return strings.HasPrefix(q[i:], s) }
 // common words (如今, 过去, 目前, 晚上, 基本, 聪明, 然后): the phrase must
 // start the query or follow a character that is not Han, or one of a few
 // pronouns and particles.
+//
+// A phrase that starts with 今 has few such words (如今, 迄今, 现今, 当今,
+// 古今, 而今): it is refused only after one of those first characters. (至今
+// is not among them: 截至今天 is "as of today".)
 func prevOK(q string, i int) bool {
 	r := runeBefore(q, i)
 	if !isHan(r) {
 		return true
+	}
+	if has(q, i, "今") {
+		return !strings.ContainsRune("如迄现当古而", r)
 	}
 	return strings.ContainsRune("我你他她它们咱的地得在是和跟同就也都还又才说到至与及或那这从自于么吗呢吧啊呀了把被给对让要想看问找查记讲聊做干谁哪些有没去来吃买见玩", r)
 }
@@ -200,15 +207,15 @@ func nextOK(q string, i int, last rune) bool {
 	var bad string
 	switch last {
 	case '周':
-		bad = "围期年边刊岁转全游到身密折长旋知济正公遭报薪"
+		bad = "围期年边刊岁密折旋济遭"
 	case '月':
-		bad = "亮光饼球色薪票经子嫂老台牙季刊度夜影桂琴报历供租费息卡均食"
+		bad = "亮光饼球色票经子嫂老台牙季刊度夜影桂琴历供息卡均食"
 	case '年':
-		bad = "轻级纪龄代货夜华糕画鉴迈幼份限薪兽味历轮"
+		bad = "轻级纪龄代货夜华糕画鉴迈幼份限兽味历轮"
 	case '前':
 		bad = "往进面后夕辈提线台方端排锋景途列沿"
 	case '天':
-		bad = "空气才使堂下地然文生分性真"
+		bad = "性" // 后天性
 	default:
 		return true
 	}
@@ -279,7 +286,9 @@ func zhDate(q string, i int, now time.Time, after time.Time) (Range, int, bool) 
 	case '本', '这', '上', '下':
 		return zhWeekMonth(q, i, now)
 	case '周', '星', '礼':
-		if !prevOK(q, i) || strings.ContainsRune("每个第隔双单", runeBefore(q, i)) {
+		// 周 also ends words (四周, 一周): a bare 周X is checked like 上周;
+		// 星期X and 礼拜X only refuse 每, 个, 第 and numerals before them.
+		if (r0 == '周' && !prevOK(q, i)) || strings.ContainsRune("每个第隔双单", runeBefore(q, i)) || isNumeral(runeBefore(q, i)) {
 			return Range{}, 0, false
 		}
 		wd, e, ok := zhWeekday(q, i)

@@ -30,9 +30,11 @@
 //   - N days|weeks|months|years ago, N天前, N周前, N个月前, N年前: the
 //     calendar unit N back, not a span of N×24 hours ("2 weeks ago" on a
 //     Wednesday is the whole ISO week two weeks back).
-//   - the past N days|weeks|months|years, the last N …, past week,
-//     最近/过去/近 N天: the N units that end with today, today included
-//     ("the past 3 days" on a Wednesday is Monday to Wednesday).
+//   - the past N days|weeks|months|years, the last N …, past week, the
+//     past week, the last week (with "the"; without it, last week is the
+//     ISO week), 最近/过去/近 N天: the N units that end with today, today
+//     included ("the past 3 days" on a Wednesday is Monday to Wednesday;
+//     "the last year" on 18 June 2025 is 19 June 2024 to 18 June 2025).
 //   - last weekend, this weekend, 上周末, 这周末: Saturday and Sunday of
 //     last or this ISO week.
 //
@@ -59,7 +61,8 @@
 // X以后, X之后 are [X.To, open); "before X", X以前, X之前 are [open,
 // X.From). "between X and Y", "from X to|until|till|through Y", X到Y,
 // X至Y, 从X到Y are [X.From, Y.To), and are not read at all unless X
-// starts before Y ends. "in", "on", "during" and "from" before a phrase
+// starts before Y ends; "from X to" followed by anything else is not read
+// either ("from 2020 to 2024 people"). "in", "on", "during" and "from" before a phrase
 // belong to it and do not change it.
 //
 // # Refusing to guess
@@ -84,18 +87,19 @@
 // other words: 如今天气 holds 今天, 这周围 holds 这周, 目前天气 holds 前天,
 // 基本月薪 holds 本月. Three checks keep those out:
 //
-//   - Phrases whose first character also ends common words (今 in 如今,
-//     去 in 过去, 前 in 目前, 上 in 晚上, 下 in 天下, 本 in 基本, 明 in
-//     聪明, 后 in 然后, 近 in 附近) must start the query, follow a
-//     character that is not Han, or follow one of a few pronouns and
-//     particles (我你他她它们咱的地得在是和跟同就也都还又才说到至与及或那这
+//   - Phrases whose first character also ends common words (去 in 过去,
+//     前 in 目前, 上 in 晚上, 下 in 天下, 本 in 基本, 明 in 聪明, 后 in 然后,
+//     近 in 附近, 周 in 四周) must start the query, follow a character that
+//     is not Han, or follow one of a few pronouns and particles (我你他她它们咱的地得在是和跟同就也都还又才说到至与及或那这
 //     从自于么吗呢吧啊呀了把被给对让要想看问找查记讲聊做干谁哪些有没去来
 //     吃买见玩). "项目上周上线了" is therefore not read; that is the price of
-//     never reading 晚上周末 as last weekend.
+//     never reading 晚上周末 as last weekend. 今 ends few words, so 今天,
+//     今年, 今晚 are refused only after 如, 迄, 现, 当, 古, 而 (如今天气).
 //   - A phrase may not be followed by a character that makes a word with
-//     its last one: 周 by 围期年边刊岁转全游到身…, 月 by 亮光饼球色薪票…,
-//     年 by 轻级纪龄代货夜…, 前 by 往进面后夕…, 天 by 空气才使堂…. The
-//     full lists are in chinese.go (nextOK).
+//     its last one: 周 by 围期年边刊岁密折旋济遭 (这周围, 本周刊), 月 by
+//     亮光饼球色票经子嫂老台牙季刊度夜影桂琴历供息卡均食 (这月亮), 年 by
+//     轻级纪龄代货夜华糕画鉴迈幼份限兽味历轮 (失去年轻), 前 by
+//     往进面后夕辈提线台方端排锋景途列沿 (三天前往), 天 by 性 (后天性).
 //   - A bare month (五月) and a bare weekday written with 周 (周一) must be
 //     followed by a character that is not Han or by one that usually
 //     follows a time word (份的里中初底末我你他她们…), and not come after a

@@ -415,9 +415,13 @@ func matchEnglishPhrase(q string, i int, now time.Time) (Range, int, bool) {
 			return Range{}, 0, false
 		}
 		if u := tokenAt(q, e1); u.kw == kwTo {
-			if d2, e2, ok := parseDate(q, u.end, now, true, d1.From); ok && d1.From.Before(d2.To) {
-				return Range{d1.From, d2.To}, e2, true
+			// "from X to Y", or nothing: "from 2020 to 2024 people" has no
+			// reading that is not a guess.
+			d2, e2, ok := parseDate(q, u.end, now, true, d1.From)
+			if !ok || !d1.From.Before(d2.To) {
+				return Range{}, 0, false
 			}
+			return Range{d1.From, d2.To}, e2, true
 		}
 		return d1, e1, true
 	case kwSince:
@@ -469,16 +473,16 @@ func parseDateToken(q string, t token, now time.Time, prep bool, after time.Time
 		return dayOf(now, 1), t.end, true
 	case kwThe:
 		if u := tokenAt(q, t.end); u.kw == kwPast || u.kw == kwLast {
-			return parseRolling(q, u, now)
+			return parseRolling(q, u, now, true)
 		}
 		return parseDayBeforeAfter(q, t.end, now)
 	case kwPast:
-		return parseRolling(q, t, now)
+		return parseRolling(q, t, now, false)
 	case kwDay:
 		return parseDayBeforeAfter(q, t.start, now)
 	case kwLast, kwThis, kwNext:
 		if t.kw == kwLast {
-			if r, e, ok := parseRolling(q, t, now); ok {
+			if r, e, ok := parseRolling(q, t, now, false); ok {
 				return r, e, true
 			}
 		}
@@ -807,10 +811,12 @@ func parseMonth(q string, t token, now time.Time, prep bool, after time.Time) (R
 	return recentMonth(now, m, after), t.end, true
 }
 
-// parseRolling reads "past 3 days", "last 2 weeks", "past week" (one
-// unit, after past only), with t the word past or last: the days that end
-// with today. None of them is followed by "of" ("the last week of May").
-func parseRolling(q string, t token, now time.Time) (Range, int, bool) {
+// parseRolling reads "past 3 days", "last 2 weeks", "past week" and,
+// after "the", "the last week" (one unit), with t the word past or last:
+// the days that end with today. A unit without a number is a week, month
+// or year, not a day ("the last day" is no span ending today). None of
+// them is followed by "of" ("the last week of May").
+func parseRolling(q string, t token, now time.Time, the bool) (Range, int, bool) {
 	n := tokenAt(q, t.end)
 	u, count := n, 0
 	switch {
@@ -818,7 +824,7 @@ func parseRolling(q string, t token, now time.Time) (Range, int, bool) {
 		count, u = n.num, tokenAt(q, n.end)
 	case n.kw == kwNumWord && n.end-n.start > 2: // not "a", "an"
 		count, u = n.num, tokenAt(q, n.end)
-	case t.kw == kwPast && !n.plural:
+	case (t.kw == kwPast || the) && !n.plural && n.kw != kwDay:
 		count = 1
 	default:
 		return Range{}, 0, false
