@@ -13,19 +13,144 @@ import (
 
 var decodeRune = utf8.DecodeRuneInString
 
+// fold maps the traditional characters of the grammar and of its context
+// lists to the simplified ones it is written in (週→周, 這→这, 個→个, 後→后,
+// 來→来, 兩→两, 號→号, 從→从, 開→开, 禮→礼, 們→们, 圍→围, 輕→轻, …), so
+// 上週, 這個月, 兩週前, 以來, 之後 are read as 上周, 这个月, 两周前, 以来,
+// 之后, and 這週圍 is refused as 这周围 is. Each pair has the same UTF-8
+// length, so offsets hold.
+func fold(r rune) rune {
+	switch r {
+	case '週':
+		return '周'
+	case '這':
+		return '这'
+	case '個':
+		return '个'
+	case '後':
+		return '后'
+	case '來':
+		return '来'
+	case '兩':
+		return '两'
+	case '號':
+		return '号'
+	case '從':
+		return '从'
+	case '開':
+		return '开'
+	case '禮':
+		return '礼'
+	case '點':
+		return '点'
+	case '們':
+		return '们'
+	case '說':
+		return '说'
+	case '還':
+		return '还'
+	case '於':
+		return '于'
+	case '嗎':
+		return '吗'
+	case '麼':
+		return '么'
+	case '對':
+		return '对'
+	case '讓':
+		return '让'
+	case '給':
+		return '给'
+	case '問':
+		return '问'
+	case '記':
+		return '记'
+	case '講':
+		return '讲'
+	case '誰':
+		return '谁'
+	case '沒':
+		return '没'
+	case '見':
+		return '见'
+	case '買':
+		return '买'
+	case '與':
+		return '与'
+	case '裡':
+		return '里'
+	case '時':
+		return '时'
+	case '過':
+		return '过'
+	case '圍':
+		return '围'
+	case '餅':
+		return '饼'
+	case '邊':
+		return '边'
+	case '歲':
+		return '岁'
+	case '輕':
+		return '轻'
+	case '級':
+		return '级'
+	case '紀':
+		return '纪'
+	case '齡':
+		return '龄'
+	case '貨':
+		return '货'
+	case '華':
+		return '华'
+	case '畫':
+		return '画'
+	case '鑑':
+		return '鉴'
+	case '邁':
+		return '迈'
+	case '獸':
+		return '兽'
+	case '歷':
+		return '历'
+	case '曆':
+		return '历'
+	case '輪':
+		return '轮'
+	case '進':
+		return '进'
+	case '線':
+		return '线'
+	case '臺':
+		return '台'
+	case '鋒':
+		return '锋'
+	case '濟':
+		return '济'
+	case '經':
+		return '经'
+	case '輩':
+		return '辈'
+	}
+	return r
+}
+
+// runeAt is the folded rune at i and its size; 0, 0 at the end.
 func runeAt(q string, i int) (rune, int) {
 	if i >= len(q) {
 		return 0, 0
 	}
-	return decodeRune(q[i:])
+	r, size := decodeRune(q[i:])
+	return fold(r), size
 }
 
+// runeBefore is the folded rune before i; 0 at the start.
 func runeBefore(q string, i int) rune {
 	if i <= 0 {
 		return 0
 	}
 	r, _ := utf8.DecodeLastRuneInString(q[:i])
-	return r
+	return fold(r)
 }
 
 func isHan(r rune) bool {
@@ -35,7 +160,8 @@ func isHan(r rune) bool {
 // zhStarts reports whether a Chinese phrase can start with r.
 func zhStarts(r rune) bool {
 	switch r {
-	case '今', '昨', '前', '大', '明', '后', '本', '这', '上', '下', '去', '周', '星', '礼', '从', '最', '过', '近',
+	case '今', '昨', '前', '大', '明', '后', '本', '这', '上', '下', '去', '周', '星', '礼', '从', '自', '最', '过', '近',
+		'週', '這', '後', '從', '禮', '兩',
 		'一', '二', '三', '四', '五', '六', '七', '八', '九', '十', '两', '〇', '零':
 		return true
 	}
@@ -178,7 +304,18 @@ func zhYear(q string, i int) (y, end int, ok bool) {
 }
 
 // has reports whether q has s at i.
-func has(q string, i int, s string) bool { return strings.HasPrefix(q[i:], s) }
+// has reports whether q has s, a simplified Chinese string, at i, reading
+// q's characters through fold.
+func has(q string, i int, s string) bool {
+	for _, want := range s {
+		r, size := runeAt(q, i)
+		if r != want || size == 0 {
+			return false
+		}
+		i += size
+	}
+	return true
+}
 
 // prevOK is the check before a phrase whose first character also ends
 // common words (如今, 过去, 目前, 晚上, 基本, 聪明, 然后): the phrase must
@@ -234,19 +371,31 @@ func followOK(q string, i int) bool {
 }
 
 // matchChinese reads the longest Chinese phrase starting at i: a date
-// phrase D, optionally with 从 before it and 以来, 开始, 起 (after 从 only),
+// phrase D, optionally with 从, 自 or 自从 before it and 以来, 开始, 起
+// (after 从 only),
 // 以后, 之后, 以前, 之前 after it, or a range D 到 D2 / D 至 D2.
 func matchChinese(q string, i int, now time.Time) (Range, int, bool) {
-	from := has(q, i, "从")
 	j := i
-	if from {
+	switch {
+	case has(q, i, "自从"):
+		j += len("自从")
+	case has(q, i, "从"), has(q, i, "自"):
 		j += len("从")
 	}
+	from := j > i
 	d, e, ok := zhDate(q, j, now, time.Time{})
 	if !ok {
 		return Range{}, 0, false
 	}
+	explicit := zhExplicit(q, j, e)
 	switch {
+	case explicit && has(q, e, "以后"), explicit && has(q, e, "之后"):
+		return Range{From: d.To}, e + len("以后"), true
+	case explicit && has(q, e, "后"):
+		// 1945年后 is "after 1945" (and 1945年后天主教 no day after tomorrow).
+		return Range{From: d.To}, e + len("后"), true
+	case explicit && has(q, e, "前") && !has(q, e, "前天") && !has(q, e, "前年"):
+		return Range{To: d.From}, e + len("前"), true
 	case has(q, e, "以来"), has(q, e, "开始"):
 		return Range{From: d.From}, e + len("以来"), true
 	case from && has(q, e, "起"):
@@ -265,6 +414,20 @@ func matchChinese(q string, i int, now time.Time) (Range, int, bool) {
 		return Range{}, 0, false
 	}
 	return d, e, true
+}
+
+// zhExplicit reports whether q[j:e], a date phrase, names its year or day
+// with numbers (2024年, 2024年5月, 5月3日, 五月三号), after which a bare
+// 前 or 后 means before or after it. After anything else 前 is "ago" (三年前)
+// and 后 "later".
+func zhExplicit(q string, j, e int) bool {
+	first, _ := runeAt(q, j)
+	if digitValue(first) < 0 && hanDigit(first) < 0 {
+		return false
+	}
+	last := runeBefore(q, e)
+	return last == '年' || last == '日' || last == '号' || last == '份' && strings.Contains(q[j:e], "年") ||
+		last == '月' && strings.Contains(q[j:e], "年")
 }
 
 // zhDate reads one Chinese date phrase at i.
@@ -415,6 +578,11 @@ func zhDayWord(q string, i int, now time.Time) (Range, int, bool) {
 		}
 		e := i + len(w.w)
 		if (!w.strong && !prevOK(q, i)) || !nextOK(q, e, lastRune(w.w)) {
+			return Range{}, 0, false
+		}
+		// 前, 后 and 明 end many words (以前, 及后, 说明), and 天 starts many
+		// (天主, 天文, 天空): 及后天文台 is no day after tomorrow.
+		if r, _ := runeAt(q, e); !strings.HasPrefix(w.w, "今") && !strings.HasPrefix(w.w, "昨") && strings.ContainsRune("主文堂使空然津地生真分气象涯际籁井桥坛", r) {
 			return Range{}, 0, false
 		}
 		return dayOf(now, w.off), e, true

@@ -30,20 +30,25 @@
 //   - N days|weeks|months|years ago, N天前, N周前, N个月前, N年前: the
 //     calendar unit N back, not a span of N×24 hours ("2 weeks ago" on a
 //     Wednesday is the whole ISO week two weeks back).
-//   - the past N days|weeks|months|years, the last N …, past week, the
-//     past week, the last week (with "the"; without it, last week is the
-//     ISO week), 最近/过去/近 N天: the N units that end with today, today
-//     included ("the past 3 days" on a Wednesday is Monday to Wednesday;
-//     "the last year" on 18 June 2025 is 19 June 2024 to 18 June 2025).
-//   - last weekend, this weekend, 上周末, 这周末: Saturday and Sunday of
-//     last or this ISO week.
+//   - the past N days|weeks|months|years, the last N …, last N …, this
+//     past N …, the past week, this past week, the last week (with "the";
+//     without it, last week is the ISO week), 最近/过去/近 N天: the N units
+//     that end with today, today included ("the past 3 days" on a
+//     Wednesday is Monday to Wednesday; "the last year" on 18 June 2025 is
+//     19 June 2024 to 18 June 2025). "past" needs "the" or "this": "past
+//     100 days" may mean beyond 100 days.
+//   - last weekend, this past weekend, this weekend, 上周末, 这周末:
+//     Saturday and Sunday of last or this ISO week.
 //
 // # Resolving a name without a year
 //
 //   - A bare month ("in May", 五月) is the most recent May that has begun:
 //     this year's when now is in May or later, else last year's. "last
 //     May" is the most recent May strictly before the current month;
-//     "this May" is this year's.
+//     "this May" is this year's. After this or last the month must be
+//     Capitalised, May must not be followed by a lower-case word, and a
+//     year after it wins ("this may be", "This May be", "his last march"
+//     are not read; "this May 2024" is May 2024).
 //   - A day of the month ("on May 3", 5月3日) is the most recent May 3 that
 //     is not after today; 2月29日 looks back to the last leap year.
 //   - "last Monday" is the most recent Monday strictly before today. "on
@@ -57,9 +62,12 @@
 //
 // # Ranges
 //
-// "since X" and X以来, X开始, 从X起 are [X.From, open); "after X",
-// X以后, X之后 are [X.To, open); "before X", X以前, X之前 are [open,
-// X.From). "between X and Y", "from X to|until|till|through Y", X到Y,
+// "since X" and X以来, X开始, 从X开始, 自X以来, 自从X以来, 从X起, 自X起
+// are [X.From, open); "after X", X以后, X之后 are [X.To, open); "before
+// X", X以前, X之前 are [open, X.From). After a year or day written with
+// numbers a bare 后 or 前 also means after or before (1945年后, 2020年前,
+// 5月3日前); after anything else 前 is "ago" (三年前) and 后 ("three years
+// later", 三年后) is not read. "between X and Y", "from X to|until|till|through Y", X到Y,
 // X至Y, 从X到Y are [X.From, Y.To), and are not read at all unless X
 // starts before Y ends; "from X to" followed by anything else is not read
 // either ("from 2020 to 2024 people"). "in", "on", "during" and "from" before a phrase
@@ -81,11 +89,16 @@
 // (2024-02-30, May 32, 2023年2月29日) is refused whole, never read as its
 // valid part. "the last week of May" and "last month of the year" are not
 // last week or last month. A number continued by a separator is not a
-// number ("2.5 years ago", "1,500 years ago").
+// number ("2.5 years ago", "1,500 years ago"). A word joined by a hyphen
+// to a letter is no word of a phrase ("month-by-month", "last-minute",
+// "year-end"). "N units ago" after a hedge or bound (than, over, about,
+// around, almost, nearly, approximately, roughly, some, within, under,
+// least, most, maybe, perhaps, circa, like) is not read: "less than a
+// year ago" is not last year.
 //
 // Chinese is written without spaces, so a phrase can be a substring of
 // other words: 如今天气 holds 今天, 这周围 holds 这周, 目前天气 holds 前天,
-// 基本月薪 holds 本月. Three checks keep those out:
+// 基本月薪 holds 本月. Four checks keep those out:
 //
 //   - Phrases whose first character also ends common words (去 in 过去,
 //     前 in 目前, 上 in 晚上, 下 in 天下, 本 in 基本, 明 in 聪明, 后 in 然后,
@@ -106,6 +119,12 @@
 //     numeral, 每, 个, 第, 几 or 历: 三月兔, 五月天, 七月与安生, 周一鸣, 每周一,
 //     一周一次, 农历五月, 八月十五 are not read. 周天 is refused (上周天气);
 //     星期天 and 礼拜天 are Sunday.
+//   - 前天, 后天, 明天 (and 大前天, 大后天) may not be followed by a character
+//     that starts a word with 天 (天主, 天文, 天空, 天然, 天津, 天气 …): 及后
+//     天文台 is "then the observatory".
+//
+// Traditional characters are read as their simplified forms (上週, 這個月,
+// 兩週前, 以來, 之後, 禮拜一, 5月3號), the context lists included.
 //
 // 三月前 and other M月前 are refused (before March, or three months ago?),
 // as are 几天前, 半年前, 24年5月 (a two-digit year) and 昨日, 今日 (今日头条).

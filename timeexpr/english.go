@@ -86,7 +86,7 @@ func tokenAt(q string, i int) token {
 			j++
 		}
 		t := token{start: i, end: j}
-		if !wordBoundaryAfter(q, j) || j-i > 9 {
+		if !wordBoundaryAfter(q, j) || j-i > 9 || hyphenated(q, i, j) {
 			return t
 		}
 		t.lower, t.title = true, c >= 'A' && c <= 'Z'
@@ -477,7 +477,9 @@ func parseDateToken(q string, t token, now time.Time, prep bool, after time.Time
 		}
 		return parseDayBeforeAfter(q, t.end, now)
 	case kwPast:
-		return parseRolling(q, t, now, false)
+		// "past 100 days" may be "beyond 100 days": only "the past …" and
+		// "this past …" are read.
+		return Range{}, 0, false
 	case kwDay:
 		return parseDayBeforeAfter(q, t.start, now)
 	case kwLast, kwThis, kwNext:
@@ -486,9 +488,19 @@ func parseDateToken(q string, t token, now time.Time, prep bool, after time.Time
 				return r, e, true
 			}
 		}
+		if u := tokenAt(q, t.end); t.kw == kwThis && u.kw == kwPast {
+			if v := tokenAt(q, u.end); v.kw == kwWeekend && tokenAt(q, v.end).kw != kwOf {
+				return weekend(now, -1), v.end, true // "this past weekend"
+			}
+			return parseRolling(q, u, now, true)
+		}
 		return parseRelative(q, t, now)
 	case kwNum, kwNumWord:
 		if r, e, ok := parseAgo(q, t, now); ok {
+			if !prep && hedged(q, t.start) {
+				// "less than a year ago", "about 3 weeks ago": not that unit.
+				return Range{}, 0, false
+			}
 			return r, e, true
 		}
 		if t.kw != kwNum {
@@ -586,7 +598,13 @@ func parseRelative(q string, t token, now time.Time) (Range, int, bool) {
 			return dateRange(wk.Year(), wk.Month(), wk.Day()+u.num, now.Location()), u.end, true
 		}
 	case kwMonth:
-		if u.abbrev {
+		// "this may be", "his last march": the month is Capitalised, and
+		// May is not followed by a lower-case word ("This May be …").
+		if u.abbrev || !u.title {
+			break
+		}
+		if n := tokenAt(q, u.end); n.kw == kwNum || u.num == 5 && n.end > n.start && n.lower {
+			// "this May 2024" is May 2024, read from May on.
 			break
 		}
 		m := time.Month(u.num)
@@ -811,6 +829,14 @@ func parseMonth(q string, t token, now time.Time, prep bool, after time.Time) (R
 	return recentMonth(now, m, after), t.end, true
 }
 
+// hyphenated reports whether the word q[i:j] is part of a hyphenated
+// compound ("month-by-month", "last-minute", "year-end"), which is no
+// time phrase.
+func hyphenated(q string, i, j int) bool {
+	isLetter := func(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+	return j+1 < len(q) && q[j] == '-' && isLetter(q[j+1]) || i >= 2 && q[i-1] == '-' && isLetter(q[i-2])
+}
+
 // parseRolling reads "past 3 days", "last 2 weeks", "past week" and,
 // after "the", "the last week" (one unit), with t the word past or last:
 // the days that end with today. A unit without a number is a week, month
@@ -851,4 +877,31 @@ func parseRolling(q string, t token, now time.Time, the bool) (Range, int, bool)
 		}
 	}
 	return Range{}, 0, false
+}
+
+// hedged reports whether the word before i makes an amount vague or a
+// bound: "less than a year ago", "over 130 years ago", "about 3 weeks
+// ago".
+func hedged(q string, i int) bool {
+	j := i
+	for j > 0 && isSpace(q[j-1]) {
+		j--
+	}
+	k := j
+	for k > 0 && q[k-1]|0x20 >= 'a' && q[k-1]|0x20 <= 'z' {
+		k--
+	}
+	if k == j || j == i || j-k > 13 {
+		return false
+	}
+	var buf [13]byte
+	for n := k; n < j; n++ {
+		buf[n-k] = q[n] | 0x20
+	}
+	switch string(buf[:j-k]) {
+	case "than", "over", "about", "around", "almost", "nearly", "approximately", "roughly",
+		"some", "within", "under", "least", "most", "maybe", "perhaps", "circa", "like":
+		return true
+	}
+	return false
 }

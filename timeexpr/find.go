@@ -125,7 +125,7 @@ func lastAnchor(q string) int {
 		default:
 			r, size := utf8.DecodeRuneInString(q[i:])
 			switch r {
-			case '天', '周', '期', '拜', '月', '年', '晚', '夜', '早',
+			case '天', '周', '週', '期', '拜', '月', '年', '晚', '夜', '早',
 				'０', '１', '２', '３', '４', '５', '６', '７', '８', '９':
 				last = i
 			}
