@@ -88,6 +88,9 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 		newEmbedCmd(a),
 		newBenchCmd(a),
 		newImportCmd(a),
+		newExportCmd(a),
+		newBackupCmd(a),
+		newRestoreCmd(a),
 		newMCPCmd(a),
 		newServeCmd(a),
 	)
