@@ -49,7 +49,7 @@ func Restore(ctx context.Context, entries iter.Seq2[store.Entry, error], dst sto
 			continue // an unreadable entry of dst: Force replaces it if the backup has it
 		}
 		if !opts.Force {
-			return rep, fmt.Errorf("restore: %w (it holds %s, at least); restore into an empty store, or force it to replace what it holds", ErrNotEmpty, e)
+			return rep, fmt.Errorf("restore: %w (it holds %s, at least); restore into an empty store", ErrNotEmpty, e)
 		}
 		existing[e] = true
 	}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/recallhq/recall/store"
@@ -122,5 +124,17 @@ func readMCPMemory(ctx context.Context, r io.Reader, name string) (*Plan, error)
 			Meta:     store.Meta{Extra: map[string]any{"source": "mcp-memory"}},
 		})
 	}
+	sortSkips(p.Skipped)
 	return p, nil
+}
+
+// sortSkips orders skips "name:N" by line number, as a person reads the
+// file (entities are checked after every relation was read).
+func sortSkips(s []Skip) {
+	line := func(where string) int {
+		i := strings.LastIndexByte(where, ':')
+		n, _ := strconv.Atoi(where[i+1:])
+		return n
+	}
+	slices.SortStableFunc(s, func(a, b Skip) int { return line(a.Where) - line(b.Where) })
 }

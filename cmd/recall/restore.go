@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"os"
@@ -55,6 +56,9 @@ func (o *restoreOptions) run(ctx context.Context, src string) error {
 		rep, err := backup.Restore(ctx, entries, st, backup.RestoreOptions{Force: o.force})
 		for _, u := range rep.Unreadable {
 			fmt.Fprintf(o.app.stderr, "unreadable %s\n", u)
+		}
+		if errors.Is(err, backup.ErrNotEmpty) {
+			return fmt.Errorf("%w; --force replaces what it holds with the backup", err)
 		}
 		if err != nil {
 			return err
