@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/recallhq/recall/store"
+	boltstore "github.com/recallhq/recall/store/bolt"
 )
 
 // Format is the kind of file or folder a backup is.
@@ -23,6 +24,10 @@ const (
 	FormatJSONL
 	// FormatFolder is a folder store of markdown files (WriteFolder).
 	FormatFolder
+	// FormatBolt is a bolt store file holding a copy of the entries, the
+	// .db backup of a store that is no store.Snapshotter (an export into
+	// bolt: each entry whole, not one instant).
+	FormatBolt
 )
 
 func (f Format) String() string {
@@ -33,14 +38,16 @@ func (f Format) String() string {
 		return "jsonl"
 	case FormatFolder:
 		return "folder"
+	case FormatBolt:
+		return "bolt"
 	}
 	return "unknown"
 }
 
 // FormatFor is the format a backup at dest takes, by its name, as
 // --store reads a path: a name ending in .jsonl or .ndjson is JSONL, one
-// ending in .db a snapshot (which only a store.Snapshotter can write),
-// anything else a folder.
+// ending in .db a snapshot (FormatBolt from a store that is no
+// store.Snapshotter), anything else a folder.
 func FormatFor(dest string) Format {
 	switch strings.ToLower(filepath.Ext(dest)) {
 	case ".jsonl", ".ndjson":
@@ -59,9 +66,10 @@ var ErrExists = errors.New("already exists")
 // server, other processes), at dest, which must not exist, in the format
 // FormatFor(dest) names:
 //
-//   - a snapshot (dest ending in .db): st's consistent copy of one instant,
-//     through store.Snapshotter (bolt); a store that is no Snapshotter is
-//     refused with an error that says which formats it can write;
+//   - dest ending in .db: st's consistent copy of one instant through
+//     store.Snapshotter (bolt); from a store that is no Snapshotter (a
+//     folder, PostgreSQL), a bolt store file of its entries (FormatBolt),
+//     written under a temporary name as the others;
 //   - JSONL: WriteJSONL;
 //   - a folder: WriteFolder.
 //
@@ -97,7 +105,9 @@ func Backup(ctx context.Context, st store.Store, dest string, opts Options) (Rep
 	case FormatSnapshot:
 		snap, ok := st.(store.Snapshotter)
 		if !ok {
-			return Report{Format: format}, fmt.Errorf("backup: this store cannot write a .db snapshot; name a .jsonl file or a folder")
+			format = FormatBolt
+			rep, err = writeBolt(ctx, st, dest, opts)
+			break
 		}
 		err = writeFileAtomic(dest, func(w io.Writer) error {
 			var werr error
@@ -110,6 +120,41 @@ func Backup(ctx context.Context, st store.Store, dest string, opts Options) (Rep
 		err = fmt.Errorf("backup: %w", err)
 	}
 	return rep, err
+}
+
+// writeBolt exports st's entries into a new bolt store file at dest,
+// built under a temporary name, synced (bolt syncs each commit) and
+// renamed when complete.
+func writeBolt(ctx context.Context, st store.Store, dest string, opts Options) (Report, error) {
+	f, err := os.CreateTemp(filepath.Dir(dest), filepath.Base(dest)+".partial-")
+	if err != nil {
+		return Report{}, err
+	}
+	tmp := f.Name()
+	f.Close()
+	os.Remove(tmp) // bolt creates the file itself, mode 0600
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(tmp)
+		}
+	}()
+	out, err := boltstore.Open(tmp, nil)
+	if err != nil {
+		return Report{}, err
+	}
+	rep, err := copyEntries(ctx, Sorted(ctx, st), out, opts)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return rep, err
+	}
+	if err := renameSynced(tmp, dest); err != nil {
+		return rep, err
+	}
+	ok = true
+	return rep, nil
 }
 
 // writeFileAtomic writes a file at path through fill: into a temporary

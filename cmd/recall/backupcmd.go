@@ -18,9 +18,10 @@ func newBackupCmd(a *app) *cobra.Command {
 		Long: `Backup writes a copy of the store at DEST, which must not exist, while other
 processes go on using the store. DEST's name chooses the format:
 
-  - DEST ending in .db, for a bolt store: a consistent copy of the whole
+  - DEST ending in .db: for a bolt store, a consistent copy of the whole
     file as one read transaction sees it (vector caches and index copy
-    included), which '--store DEST' opens;
+    included); for a folder or PostgreSQL store, a bolt file of its
+    entries. '--store DEST' opens either;
   - DEST ending in .jsonl or .ndjson: every entry as JSONL ('recall export');
   - any other DEST: a folder of markdown files ('recall export --output').
 
