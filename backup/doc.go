@@ -32,7 +32,7 @@
 // identity order, an export holds one chunk of entries at a time however
 // large the store; from a folder store it first lists and sorts the
 // identities (no content), then reads each entry, so it holds the
-// identities: about 100 bytes an entry. docs/performance.md has the
+// identities: 100-180 bytes an entry. docs/performance.md has the
 // measured peaks.
 //
 // # Consistency
