@@ -35,7 +35,7 @@ be opened by a second process: fetch its backup from the server instead
 restore'.`,
 		Example: `  recall --store memory.db backup memory-2026-12-03.db
   recall --store ~/notes/memory backup ~/backups/memory-2026-12-03.jsonl
-  curl -fsS -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8765/v1/backup -o memory-backup.db`,
+  curl -fsS -H "Authorization: Bearer $TOKEN" http://127.0.0.1:7411/v1/backup -o memory-backup.db`,
 		Args: exactArgs("DEST"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBackup(cmd.Context(), a, args[0])
