@@ -24,7 +24,10 @@ import (
 // first byte cannot change the status, so the handler then aborts the
 // response: the client sees a transfer cut short (curl: exit 18), never
 // a body that looks complete. The JSONL trailer X-Recall-Unreadable counts
-// the entries the store could not read (not in the body).
+// the entries the store could not read (not in the body). A backup of a
+// large store takes as long as it takes: each write may take up to
+// backupStall (the write deadline moves with the stream), so that a
+// client that stops reading is cut off but a slow one is not.
 func (h *Handler) backup(w http.ResponseWriter, r *http.Request) {
 	st := h.m.Store()
 	snap, canSnap := st.(store.Snapshotter)
@@ -47,6 +50,7 @@ func (h *Handler) backup(w http.ResponseWriter, r *http.Request) {
 			Message: fmt.Sprintf("format %q: want snapshot or jsonl", format)})
 		return
 	}
+	out := stallWriter{rc: http.NewResponseController(w), w: w}
 	stamp := time.Now().UTC().Format("20060102T150405Z")
 	hdr := w.Header()
 	hdr.Set("X-Recall-Backup-Format", format)
@@ -55,13 +59,13 @@ func (h *Handler) backup(w http.ResponseWriter, r *http.Request) {
 	if format == "snapshot" {
 		hdr.Set("Content-Type", "application/octet-stream")
 		hdr.Set("Content-Disposition", `attachment; filename="recall-backup-`+stamp+`.db"`)
-		_, err = snap.WriteSnapshot(r.Context(), w)
+		_, err = snap.WriteSnapshot(r.Context(), out)
 	} else {
 		hdr.Set("Content-Type", "application/x-ndjson; charset=utf-8")
 		hdr.Set("Content-Disposition", `attachment; filename="recall-backup-`+stamp+`.jsonl"`)
 		hdr.Set("Trailer", "X-Recall-Unreadable")
 		var rep backup.Report
-		rep, err = backup.WriteJSONL(r.Context(), st, w, backup.Options{})
+		rep, err = backup.WriteJSONL(r.Context(), st, out, backup.Options{})
 		hdr.Set("X-Recall-Unreadable", strconv.Itoa(len(rep.Unreadable)))
 		for _, u := range rep.Unreadable {
 			if h.reqLog != nil {
@@ -76,3 +80,23 @@ func (h *Handler) backup(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 }
+
+// backupStall is how long one write of a backup may wait for the client.
+const backupStall = time.Minute
+
+// stallWriter moves the connection's write deadline before each write,
+// where the server supports deadlines (net/http's does; others are left
+// alone).
+type stallWriter struct {
+	rc *http.ResponseController
+	w  http.ResponseWriter
+}
+
+func (s stallWriter) Write(p []byte) (int, error) {
+	_ = s.rc.SetWriteDeadline(time.Now().Add(backupStall))
+	return s.w.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection through the
+// request log's recorder.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
