@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/recallhq/recall/store"
@@ -296,5 +297,6 @@ func speaker(role string) string {
 	case "":
 		return "Unknown"
 	}
-	return strings.ToUpper(role[:1]) + role[1:]
+	r, size := utf8.DecodeRuneInString(role)
+	return string(unicode.ToUpper(r)) + role[size:]
 }
