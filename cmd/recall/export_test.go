@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	boltstore "github.com/recallhq/recall/store/bolt"
 )
 
 // export, backup and restore from the command line, on every local
@@ -106,5 +108,25 @@ func TestImportOtherTools(t *testing.T) {
 	}
 	if line := c.fails(exitUsage, "--store", st, "import", "--format", "notion", filepath.Join(dir, "memory.jsonl")); !strings.Contains(line, "unknown format") {
 		t.Errorf("--format notion: %q", line)
+	}
+}
+
+// A bolt file another process holds (a running server) cannot be backed
+// up by a second process: the error says where its backup comes from.
+func TestBackupLockedStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	c := newCLI(t, nil)
+	c.ok("--store", path, "add", "a", "b", "--content", "x")
+	held, err := boltstore.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	dest := filepath.Join(t.TempDir(), "b.db")
+	if line := c.fails(exitFailure, "--store", path, "backup", dest); !strings.Contains(line, "locked") || !strings.Contains(line, "GET /v1/backup") {
+		t.Errorf("got %q", line)
+	}
+	if _, err := os.Stat(dest); !os.IsNotExist(err) {
+		t.Errorf("dest: %v", err)
 	}
 }
