@@ -32,6 +32,7 @@ func TestVersionOfCheckoutBuild(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "recall")
 	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "./cmd/recall")
 	build.Dir = clone
+	build.Env = privateModCache(t)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -90,19 +91,10 @@ func TestVersionOfInstallAtVersion(t *testing.T) {
 	if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
 		t.Fatalf("git archive: %v\n%s", err, out)
 	}
-	// A module cache of its own, so that the machine's is left as it was;
-	// the dependencies come, offline, from the machine's download cache,
-	// which has the proxy layout.
-	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	downloads := filepath.Join(strings.TrimSpace(string(gomodcache)), "cache", "download")
-	gobin, modcache := t.TempDir(), t.TempDir()
+	gobin := t.TempDir()
 	cmd := exec.Command("go", "install", mod+"/cmd/recall@"+version)
 	cmd.Dir = t.TempDir() // outside any module
-	cmd.Env = append(os.Environ(), "GOBIN="+gobin, "GOMODCACHE="+modcache, "GOFLAGS=-modcacherw", "GOWORK=off", "GOSUMDB=off",
-		"GOPROXY=file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(downloads))
+	cmd.Env = append(privateModCache(t, proxy), "GOBIN="+gobin)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go install: %v\n%s", err, out)
 	}
@@ -113,4 +105,23 @@ func TestVersionOfInstallAtVersion(t *testing.T) {
 	if string(out) != "recall "+version+"\n" {
 		t.Errorf("--version = %q, want %q", out, "recall "+version+"\n")
 	}
+}
+
+// privateModCache is the environment for a go command with a module
+// cache of its own, so that the machine's is left as it was (the go
+// command records pseudo-versions it computes there): the dependencies
+// come, offline, from the machine's download cache, which has the proxy
+// layout, after the given proxies.
+func privateModCache(t *testing.T, proxies ...string) []string {
+	t.Helper()
+	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, p := range append(proxies, filepath.Join(strings.TrimSpace(string(gomodcache)), "cache", "download")) {
+		urls = append(urls, "file://"+filepath.ToSlash(p))
+	}
+	return append(os.Environ(), "GOMODCACHE="+t.TempDir(), "GOFLAGS=-modcacherw", "GOWORK=off", "GOSUMDB=off",
+		"GOPROXY="+strings.Join(urls, ","))
 }
