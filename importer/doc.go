@@ -1,6 +1,11 @@
 // Package importer brings notes into a store: a folder of markdown files
-// such as an Obsidian vault (ReadVault), or JSON lines (ReadJSONL). It is
-// the library behind `recall import`, usable without the CLI.
+// such as an Obsidian vault (ReadVault), JSON lines (ReadJSONL), or the
+// files of other memory tools, told by their content (ReadFile,
+// DetectFormat): the reference MCP memory server's graph, ChatGPT's and
+// Claude's conversations.json, mem0's memories. It is the library behind
+// `recall import`, usable without the CLI. It also holds recall's one
+// JSONL codec: ParseRecord reads a line, AppendRecord writes one, so that
+// what `recall export` writes `recall import` reads, field for field.
 //
 // # Basics
 //
@@ -29,6 +34,20 @@
 // reads its own files; dates missing from it come from the file's times.
 // .obsidian/, .trash/, other hidden names and attachments are ignored and
 // counted (Plan.Ignored). See ReadVault.
+//
+// # Other tools
+//
+// Each Format constant names the source of its definition. An MCP memory
+// entity becomes an entry in the category of its entityType, its
+// observations the content (one per line), each relation a line
+// "relationType [[type:name]]" of its from-entity, so that retrieve
+// follows it. A conversation of ChatGPT or Claude becomes one entry named
+// "Title (first 8 characters of its id)" (titles repeat; ids do not), with
+// the conversation's created and updated times and its messages as
+// content under "### User (2024-03-02 09:15)" headings; for ChatGPT the
+// branch the user last saw (current_node up to the root), without system
+// and hidden messages. A mem0 memory becomes an entry named by its id.
+// Records that do not fit are skipped with the reason.
 //
 // # Re-importing
 //

@@ -10,6 +10,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -296,8 +297,20 @@ func jsonReason(err error) error {
 		return fmt.Errorf("not valid JSON at byte %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))
 	case errors.As(err, &typ):
 		want := "a string"
-		if typ.Field == "meta" {
+		switch {
+		case typ.Field == "meta":
 			want = "an object"
+		case typ.Type != nil:
+			switch typ.Type.Kind() {
+			case reflect.Map, reflect.Struct:
+				want = "an object"
+			case reflect.Slice, reflect.Array:
+				want = "a list"
+			case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int64:
+				want = "a number"
+			case reflect.Bool:
+				want = "a boolean"
+			}
 		}
 		if typ.Field == "" {
 			return fmt.Errorf("is a JSON %s, want an object", typ.Value)

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recallhq/recall/internal/zipsafe"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 	fsstore "github.com/recallhq/recall/store/fs"
@@ -18,8 +20,25 @@ import (
 // levels of folders, notes at the root, every link form (aliases, headings,
 // blocks, embeds, paths, exact and bare names, an ambiguous name, a missing
 // one, links into the note itself, links in code), attachments (a real PNG
-// and a PDF), .obsidian/, .trash/ and a hidden file.
-var testVault = filepath.Join("testdata", "vault")
+// and a PDF), .obsidian/, .trash/ and a hidden file. The repository keeps
+// it in testdata/vault with the names a module zip cannot hold escaped
+// (package zipsafe); TestMain makes the real tree.
+var testVault string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "testvault-")
+	if err == nil {
+		testVault = filepath.Join(dir, "vault")
+		err = zipsafe.CopyTree(filepath.Join("testdata", "vault"), testVault)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "test vault:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // testVaultNotes are its notes, as category:name, sorted (see init).
 var testVaultNotes = []string{

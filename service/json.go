@@ -3,8 +3,8 @@ package service
 import (
 	"encoding/json"
 	"io"
-	"time"
 
+	"github.com/recallhq/recall/importer"
 	"github.com/recallhq/recall/store"
 )
 
@@ -35,26 +35,10 @@ func EntryFor(e store.Entry) Entry {
 	return Entry{Category: e.Category, Name: e.Name, Content: e.Content, Meta: MetaObject(e.Meta)}
 }
 
-// MetaObject flattens m into one JSON object; nil when m is empty.
-func MetaObject(m store.Meta) map[string]any {
-	if m.IsZero() {
-		return nil
-	}
-	obj := make(map[string]any, len(m.Extra)+3)
-	for k, v := range m.Extra {
-		obj[k] = v
-	}
-	if len(m.Tags) > 0 {
-		obj[MetaTags] = m.Tags
-	}
-	if !m.Created.IsZero() {
-		obj[MetaCreated] = m.Created.Format(time.RFC3339Nano)
-	}
-	if !m.Updated.IsZero() {
-		obj[MetaUpdated] = m.Updated.Format(time.RFC3339Nano)
-	}
-	return obj
-}
+// MetaObject flattens m into one JSON object; nil when m is empty. It
+// is importer.MetaObject, the one writer of recall's JSON metadata, so that
+// what is printed here `recall import` reads back.
+func MetaObject(m store.Meta) map[string]any { return importer.MetaObject(m) }
 
 // WriteJSON writes v as JSON and a newline, with <, > and & left readable
 // (no \u003c), as are CJK characters. indent "" writes one line.

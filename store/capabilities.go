@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"io"
 	"iter"
 )
 
@@ -144,4 +145,30 @@ type IndexViewer interface {
 	// otherwise. data is valid only during the call: fn must not modify
 	// it or keep it, or anything sharing its memory.
 	ViewIndex(ctx context.Context, fn func(data []byte, rev uint64)) error
+}
+
+// Sorter yields every entry in identity order (category, then name,
+// compared bytewise as Go compares strings), so that an export streams
+// in a stable order without holding the store's identities in memory.
+// AllSorted is All with that order added: the same items, errors and
+// caveats (not a snapshot; the loop body may call other methods). A
+// backend whose walk is in that order anyway (bolt's keys, a PostgreSQL
+// ORDER BY) offers it for free.
+type Sorter interface {
+	AllSorted(ctx context.Context) iter.Seq2[Entry, error]
+}
+
+// Snapshotter writes a consistent copy of the whole store while it stays
+// open for reads and writes: the state of one instant, as one
+// transaction sees it (bolt: a read transaction's Tx.WriteTo). The copy
+// is in the backend's own format (bolt: a store file that Open reads), so
+// it keeps what an entry-by-entry export does not (the vector cache, the
+// index copy). Writers are not blocked while it runs; the copy is of the
+// instant it started.
+//
+// WriteSnapshot returns the bytes written. An error leaves w holding a
+// partial copy: callers write to a temporary name and rename it only
+// after success (package backup does).
+type Snapshotter interface {
+	WriteSnapshot(ctx context.Context, w io.Writer) (int64, error)
 }

@@ -17,8 +17,10 @@
 //
 // Extras are optional interfaces found by type assertion, in the manner of
 // io/fs: Batcher (bulk writes), ChangeFeed (which identities changed since
-// a revision, or Reset: rebuild), and a vector cache defined where it is
-// used (embed/cache). ChangeLog is a bounded in-memory change history a
+// a revision, or Reset: rebuild), Sorter (every entry in identity order,
+// for a streaming export), Snapshotter (a consistent copy of the live
+// store in the backend's own format, for backups; bolt), and a vector
+// cache defined where it is used (embed/cache). ChangeLog is a bounded in-memory change history a
 // single-process backend can answer ChangeFeed from; storetest.RunChangeFeed
 // checks an implementation.
 //

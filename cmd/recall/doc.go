@@ -19,7 +19,13 @@
 //	                    (--limit N, --budget N | --no-budget, --no-links, --explain,
 //	                    --segmenter auto|on|off, --category C, --tag T, --min-score S, --json)
 //	reindex             build the index once; report entries, skips and time
-//	import PATH         import a folder of markdown files (an Obsidian vault) or a .jsonl file
+//	import PATH         import a folder of markdown files (an Obsidian vault), a .jsonl file, or
+//	                    another tool's file told by content: an MCP memory graph, ChatGPT's or
+//	                    Claude's conversations.json, mem0's memories (--format to force one)
+//	export              every entry as JSONL on stdout, or --output FILE.jsonl | DIR (a folder store)
+//	backup DEST         a copy of the store, safe while it is in use (DEST.db: a bolt snapshot;
+//	                    DEST.jsonl; a folder)
+//	restore BACKUP      a backup into an empty store (--force: replace what the store holds)
 //	mcp                 serve agent hosts over MCP on stdio (tools retrieve, add, append, edit,
 //	                    get, delete, list, categories)
 //	serve               serve an HTTP JSON API (--addr, --token, --allow-host, --quiet)
@@ -34,6 +40,8 @@
 //	recall retrieve "peanut allergy" --limit 3 --no-budget --json
 //	recall import ~/Obsidian/MyVault
 //	recall --store ~/memory.db import memories.jsonl
+//	recall export > memory.jsonl
+//	recall --store ~/memory.db backup ~/backups/memory.db
 //
 // # Store
 //

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,8 +23,11 @@ const progressThreshold = 200
 
 type importOptions struct {
 	app *app
-	// category is given to markdown files directly in a vault's root.
-	category string
+	// category is given to markdown files directly in a vault's root,
+	// and (when set) to the conversations of a chat export.
+	category    string
+	categorySet bool
+	format      string
 }
 
 func newImportCmd(a *app) *cobra.Command {
@@ -41,13 +46,32 @@ func newImportCmd(a *app) *cobra.Command {
     matter, else from the file's times. .obsidian/, .trash/, other names
     starting with a dot, and files not ending in .md (attachments) are
     ignored and counted; symbolic links are reported, never followed.
-  - a .jsonl (or .ndjson) file, or - for stdin, with one JSON object per line:
+  - a file of recall's JSON lines (.jsonl, .ndjson, or - for stdin), one
+    JSON object per line:
     {"category": "...", "name": "...", "content": "...", "meta": {...}}
     meta is optional and holds tags (a list of strings), created and updated
     (RFC 3339 times or dates) and any other keys. Other top-level keys, a
     key given twice, empty tags and text that is not valid Unicode are
     errors, so nothing is silently dropped or mangled. Blank lines are
     ignored.
+  - a file another tool wrote, told by its content (--format forces one):
+      mcp-memory  the reference MCP memory server's memory.jsonl (or
+                  memory.json): each entity an entry in the category of its
+                  entityType, its observations the content, one per line,
+                  and each relation a line "relationType [[type:name]]"
+                  linking the two entities
+      chatgpt     conversations.json of a ChatGPT data export
+      claude      conversations.json of a claude.ai data export
+                  (one entry per conversation, in category "chatgpt" or
+                  "claude", or --category: named by its title and the
+                  first 8 characters of its id, created and updated from
+                  the conversation, its messages as content, each under a
+                  "### User (time)" heading; for ChatGPT the branch last
+                  shown, without system and hidden messages)
+      mem0        mem0's memories as get_all returns them (an array, or
+                  {"results": [...]}): one entry per memory, named by its
+                  id, in category "mem0", its categories as tags
+    Records that do not fit are reported with the reason, like bad lines.
 
 Every input is read and checked before the store is opened. Invalid lines
 and notes are skipped and reported on stderr, one per line, with the line
@@ -62,16 +86,25 @@ input held nothing), 1 when every item was skipped or the store failed.`,
 		Example: `  recall import ~/Obsidian/MyVault
   recall import --category inbox ~/notes
   recall import memories.jsonl
+  recall import ~/Downloads/chatgpt-export/conversations.json
+  recall import --format mcp-memory memory.json
   jq -c '.[]' export.json | recall import -`,
 		Args: exactArgs("PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := store.ValidateName("category", o.category); err != nil {
 				return usagef(cmd, "--category: %v", err)
 			}
+			if o.format != "" {
+				if _, err := importer.ParseFormat(o.format); err != nil {
+					return usagef(cmd, "--format: %v", err)
+				}
+			}
+			o.categorySet = cmd.Flags().Changed("category")
 			return o.run(cmd.Context(), args[0])
 		},
 	}
-	cmd.Flags().StringVar(&o.category, "category", importer.RootCategory, "category for markdown files in the root of a folder")
+	cmd.Flags().StringVar(&o.category, "category", importer.RootCategory, "category for markdown files in the root of a folder, and for the conversations of a chat export")
+	cmd.Flags().StringVar(&o.format, "format", "", "read a file as `FORMAT`: jsonl, mcp-memory, chatgpt, claude or mem0 (default: told by its content)")
 	return cmd
 }
 
@@ -110,7 +143,7 @@ func (o *importOptions) read(ctx context.Context, path string) (*importer.Plan, 
 		if o.app.stdin == nil {
 			return nil, errors.New("import -: no stdin")
 		}
-		return readJSONL(ctx, o.app.stdin, "stdin")
+		return o.readFile(ctx, o.app.stdin, "stdin", true)
 	}
 	info, err := os.Stat(path)
 	if err != nil {
@@ -126,21 +159,40 @@ func (o *importOptions) read(ctx context.Context, path string) (*importer.Plan, 
 		}
 		return plan, nil
 	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".jsonl", ".ndjson":
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("import: %w", err)
-		}
-		defer f.Close()
-		return readJSONL(ctx, f, path)
-	default:
-		return nil, fmt.Errorf("import %s: not a folder or a .jsonl file", path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
 	}
+	defer f.Close()
+	ext := strings.ToLower(filepath.Ext(path))
+	return o.readFile(ctx, f, path, ext == ".jsonl" || ext == ".ndjson")
 }
 
-func readJSONL(ctx context.Context, r io.Reader, name string) (*importer.Plan, error) {
-	plan, err := importer.ReadJSONL(ctx, r, name)
+// readFile reads a file in the format --format names, else the one its
+// content shows. A .jsonl file (or stdin) is recall's JSONL unless its
+// content is another tool's JSON lines, so that a file whose first line
+// is broken is still read line by line, each bad line reported.
+func (o *importOptions) readFile(ctx context.Context, r io.Reader, name string, jsonl bool) (*importer.Plan, error) {
+	opts := importer.FileOptions{Format: importer.Format(o.format)}
+	if o.categorySet {
+		opts.Category = o.category
+	}
+	br := bufio.NewReaderSize(r, 1<<20)
+	if opts.Format == "" {
+		head, _ := br.Peek(br.Size())
+		f, err := importer.DetectFormat(head)
+		switch {
+		case jsonl && f != importer.FormatMCPMemory:
+			opts.Format = importer.FormatJSONL
+		case err != nil && len(bytes.TrimSpace(head)) == 0:
+			opts.Format = importer.FormatJSONL // an empty file holds nothing to import
+		case err != nil:
+			return nil, fmt.Errorf("import %s: not a folder or a .jsonl file, nor a file of another tool that recall reads: %w", name, err)
+		default:
+			opts.Format = f
+		}
+	}
+	plan, _, err := importer.ReadFile(ctx, br, name, opts)
 	if err != nil {
 		return nil, fmt.Errorf("import %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recallhq/recall/internal/zipsafe"
 	"github.com/recallhq/recall/store"
 	boltstore "github.com/recallhq/recall/store/bolt"
 	fsstore "github.com/recallhq/recall/store/fs"
@@ -400,7 +401,10 @@ func TestImportTestVault(t *testing.T) {
 	if store.ValidateKey("trips/2024/spring", "50% done; maybe!") != nil {
 		t.Skip("needs SPEC §1 names and nested categories in the store (issue 11, store side)")
 	}
-	vault := filepath.Join("..", "..", "importer", "testdata", "vault")
+	vault := filepath.Join(t.TempDir(), "vault")
+	if err := zipsafe.CopyTree(filepath.Join("..", "..", "importer", "testdata", "vault"), vault); err != nil {
+		t.Fatal(err)
+	}
 	const ignored = ", ignored 7 (3 in .obsidian, 1 in .trash, 2 attachments, 1 hidden)\n"
 	for backend, path := range emptyStores(t) {
 		t.Run(backend, func(t *testing.T) {

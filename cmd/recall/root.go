@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/recallhq/recall/service/mcptools"
+	"github.com/recallhq/recall/buildinfo"
 )
 
 // Exit codes: 1 for a failed command, 2 for a command line that could not
@@ -63,7 +63,7 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 			return cmd.Help()
 		},
 	}
-	root.Version = mcptools.Version()
+	root.Version = buildinfo.Read().String()
 	root.SetVersionTemplate("recall {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -88,6 +88,9 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 		newEmbedCmd(a),
 		newBenchCmd(a),
 		newImportCmd(a),
+		newExportCmd(a),
+		newBackupCmd(a),
+		newRestoreCmd(a),
 		newMCPCmd(a),
 		newServeCmd(a),
 	)

@@ -56,6 +56,9 @@ func newServeCmd(a *app) *cobra.Command {
                                         --json' prints it; X-Total-Count, and X-Next-Cursor and
                                         Link rel="next" when there is more
   GET    /v1/categories                 → [{"category": "...", "count": N}, ...]
+  GET    /v1/backup[?format=jsonl]      → a backup of the live store: a bolt store's consistent
+                                        snapshot (a .db file), else (or with format=jsonl)
+                                        every entry as JSONL; see 'recall backup --help'
   GET    /healthz                       → {"status": "ok", "revision": N, "indexed": true,
                                          "unreadable": N}, 503 when the store is unavailable
   GET    /v1/links/CATEGORY/NAME        → the entry's links (resolved or not) and backlinks

@@ -138,6 +138,12 @@ func (a *app) openStore(mode openMode) (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	return a.openStoreAt(path, mode)
+}
+
+// openStoreAt opens the store at path (a folder, a .db file or a
+// PostgreSQL URL).
+func (a *app) openStoreAt(path string, mode openMode) (store.Store, error) {
 	if backendFor(path, nil) == backendPostgres {
 		return openPostgres(path, mode)
 	}

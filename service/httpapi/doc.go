@@ -19,6 +19,9 @@
 //	GET    /v1/entries?category=&limit=&cursor= one page, a JSON array; X-Total-Count,
 //	                                           X-Next-Cursor and Link rel="next" headers
 //	GET    /v1/categories                      [{"category", "count"}]
+//	GET    /v1/backup?format=snapshot|jsonl     a copy of the live store, streamed: a bolt store's
+//	                                           consistent .db snapshot, or every entry as JSONL
+//	                                           (the default for other stores); see Handler.backup
 //	GET    /healthz                            {"status":"ok","revision","indexed","unreadable"}; 503 when unavailable
 //
 // Errors are *Error bodies, {"error": "...", "field": "..."}, with a status
@@ -28,7 +31,9 @@
 // # Security
 //
 // With Options.Token every endpoint but /healthz requires "Authorization:
-// Bearer TOKEN". Without a token the handler answers only requests whose
+// Bearer TOKEN"; /v1/backup, which hands out the whole memory, is no
+// exception, and without a token it is served to loopback clients only,
+// like everything else. Without a token the handler answers only requests whose
 // Host is a loopback name or address (or one of Options.AllowHosts) and
 // whose Origin, if any, is too: a web page can reach neither through DNS
 // rebinding nor by a cross-site request, and since bodies must be

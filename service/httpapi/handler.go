@@ -71,6 +71,7 @@ func New(m *service.Memory, opts Options) (*Handler, error) {
 	mux.HandleFunc("DELETE /v1/entries/{category}/{name}", h.delete)
 	mux.HandleFunc("POST /v1/entries/{category}/{name}/append", h.append)
 	mux.HandleFunc("POST /v1/entries/{category}/{name}/edit", h.edit)
+	mux.HandleFunc("GET /v1/backup", h.backup)
 	mux.HandleFunc("GET /healthz", h.healthz)
 	// The mux would answer these in plain text; clients get JSON.
 	mux.HandleFunc("/v1/retrieve", methodNotAllowed("POST"))
@@ -79,6 +80,7 @@ func New(m *service.Memory, opts Options) (*Handler, error) {
 	mux.HandleFunc("/v1/entries/{category}/{name}", methodNotAllowed("GET, HEAD, PUT, DELETE"))
 	mux.HandleFunc("/v1/entries/{category}/{name}/append", methodNotAllowed("POST"))
 	mux.HandleFunc("/v1/entries/{category}/{name}/edit", methodNotAllowed("POST"))
+	mux.HandleFunc("/v1/backup", methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/healthz", methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusNotFound, Message: "no such endpoint: " + r.URL.EscapedPath()})

@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/recallhq/recall/buildinfo"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
@@ -62,30 +62,13 @@ func NewServer(m *service.Memory, opts Options) *mcp.Server {
 // tag for `go install ...@version`, else "dev" with the commit it was
 // built from when the build recorded one ("dev+339d3da0c1f2-dirty").
 func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
+	info := buildinfo.Read()
+	if info.Version != "dev" || info.Revision == "" {
+		return info.Version
 	}
-	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	v, rev, dirty := "dev", "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" {
-		v += "+" + rev
-		if dirty {
-			v += "-dirty"
-		}
+	v := "dev+" + info.ShortRevision()
+	if info.Modified {
+		v += "-dirty"
 	}
 	return v
 }
