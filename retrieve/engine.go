@@ -558,35 +558,46 @@ func (e *Engine) compact(snap *index.Snapshot, lineage uint64) {
 // Put writes an entry to the store (an upsert); a retrieve that starts
 // after it returns sees it.
 func (e *Engine) Put(ctx context.Context, ent store.Entry) error {
-	return e.write(ctx, ent.Key(), true, func() error { return e.st.Put(ctx, ent) })
+	return e.write(ctx, ent.Key(), func() (bool, error) { return true, e.st.Put(ctx, ent) })
 }
 
 // Delete removes an entry from the store; a retrieve that starts after it
 // returns no longer finds it.
 func (e *Engine) Delete(ctx context.Context, category, name string) error {
-	return e.write(ctx, store.Key{Category: category, Name: name}, true,
-		func() error { return e.st.Delete(ctx, category, name) })
+	return e.write(ctx, store.Key{Category: category, Name: name},
+		func() (bool, error) { return true, e.st.Delete(ctx, category, name) })
 }
 
 // Update is the store's atomic read-modify-write of one entry
 // (store.Store.Update, same contract); a retrieve that starts after it
-// returns sees the result.
+// returns sees the result. It is how a caller that keeps part of the old
+// entry (its tags, its creation time) writes: the store makes the read
+// and the write one step, and the Engine publishes the result as it does
+// a Put's.
 func (e *Engine) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
-	return e.write(ctx, store.Key{Category: category, Name: name}, false,
-		func() error { return e.st.Update(ctx, category, name, fn) })
+	return e.write(ctx, store.Key{Category: category, Name: name}, func() (bool, error) {
+		var wrote bool
+		err := e.st.Update(ctx, category, name, func(old store.Entry, found bool) (store.Entry, error) {
+			r, err := fn(old, found)
+			wrote = err == nil // the last call's result is the one written
+			return r, err
+		})
+		return wrote && err == nil, err
+	})
 }
 
 // write runs a store write to key and brings the snapshot up to date
-// before it returns, so the next retrieve sees it without waiting. With a
-// change feed that is an ordinary catch-up, which also takes in whatever
-// others wrote meanwhile. Without one, the revision is the only signal:
-// the write runs under the publish lock, so that a revision that moved by
-// exactly one around a write that surely moved it (moves, a Put or
-// Delete) is that write alone and the snapshot is patched; anything else
-// rebuilds.
-func (e *Engine) write(ctx context.Context, key store.Key, moves bool, do func() error) error {
+// before it returns, so the next retrieve sees it without waiting. do
+// reports whether it surely wrote (a Put, a Delete, an Update whose
+// function returned an entry). With a change feed that is an ordinary
+// catch-up, which also takes in whatever others wrote meanwhile. Without
+// one, the revision is the only signal: the write runs under the publish
+// lock, so that a revision that moved by exactly one around a write that
+// surely wrote is that write alone and the snapshot is patched; anything
+// else rebuilds.
+func (e *Engine) write(ctx context.Context, key store.Key, do func() (wrote bool, err error)) error {
 	if e.feed != nil {
-		if err := do(); err != nil {
+		if _, err := do(); err != nil {
 			return err
 		}
 		if e.snap.Load() != nil {
@@ -603,13 +614,15 @@ func (e *Engine) write(ctx context.Context, key store.Key, moves bool, do func()
 	s := e.snap.Load()
 	if s == nil {
 		// No index yet (a one-shot `recall add`): nothing to keep fresh.
-		return do()
+		_, err := do()
+		return err
 	}
 	before, err := e.st.Revision(ctx)
 	if err != nil {
 		return fmt.Errorf("read store revision: %w", err)
 	}
-	if err := do(); err != nil {
+	moves, err := do()
+	if err != nil {
 		return err
 	}
 	after, err := e.st.Revision(ctx)

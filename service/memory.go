@@ -82,7 +82,7 @@ func New(st store.Store, opts Options) *Memory {
 		}
 		c.OnDropped(m.vectorsDropped)
 	}
-	m.eng = retrieve.New(wrapStore(st), eo)
+	m.eng = retrieve.New(st, eo)
 	return m
 }
 
