@@ -48,7 +48,7 @@ type vecTable struct {
 	overlay sync.Map        // *index.Doc → []float32 (nil: none cached)
 }
 
-func docKey(d *index.Doc) string { return cache.Key(d.Name + " " + d.Content) }
+func docKey(d *index.Doc) string { return cache.Key(index.EntryText(d.Name, d.Content)) }
 
 // table returns the vector table for snap's base, building it when the
 // base changed. It returns nil when there are no vectors at all.

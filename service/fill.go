@@ -110,7 +110,7 @@ func (f *filler) texts(ctx context.Context, keys []store.Key) []string {
 	texts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		if d := snap.Lookup(k.Category, k.Name); d != nil {
-			texts = append(texts, IndexedText(d.Name, d.Content))
+			texts = append(texts, index.EntryText(d.Name, d.Content))
 		}
 	}
 	return texts
@@ -129,7 +129,7 @@ func (f *filler) sync(ctx context.Context) {
 	}
 	var texts []string
 	snap.Docs(func(d *index.Doc) bool {
-		texts = append(texts, IndexedText(d.Name, d.Content))
+		texts = append(texts, index.EntryText(d.Name, d.Content))
 		return true
 	})
 	start := time.Now()

@@ -258,10 +258,6 @@ func (m *Memory) available() error {
 	return nil
 }
 
-// IndexedText is the text recall indexes and embeds for an entry:
-// name + " " + content (SPEC §4). Document vectors are cached by its hash.
-func IndexedText(name, content string) string { return name + " " + content }
-
 // unreadable reports whether err is about one entry the store cannot
 // read (a hand-edited file with broken front matter, a bolt record that
 // fails its checksum) rather than about the store as a whole: an error

@@ -160,19 +160,12 @@ type Store struct {
 	trimOnce  sync.Once
 }
 
-// Compile-time checks of the capabilities the store offers. The last is
-// the vector backend of package embed/cache (cache.Backend), spelled out
-// so that this package does not import embed; vectors_test.go checks it
-// against cache.Backend itself.
+// Compile-time checks of the capabilities the store offers.
 var (
-	_ store.Store      = (*Store)(nil)
-	_ store.Batcher    = (*Store)(nil)
-	_ store.ChangeFeed = (*Store)(nil)
-	_ interface {
-		LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error
-		PutVectors(ctx context.Context, model string, keys []string, vecs [][]float32) error
-		DeleteVectors(ctx context.Context, model string, keys []string) error
-	} = (*Store)(nil)
+	_ store.Store       = (*Store)(nil)
+	_ store.Batcher     = (*Store)(nil)
+	_ store.ChangeFeed  = (*Store)(nil)
+	_ store.VectorCache = (*Store)(nil)
 )
 
 // Open connects to the database connString names, a URL
