@@ -52,7 +52,7 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 	tags := req.Tags
 	if tags != nil {
 		var err error
-		if tags, err = CleanTags(tags); err != nil {
+		if tags, err = store.CleanTags(tags); err != nil {
 			return Change{}, err
 		}
 	}
@@ -176,19 +176,4 @@ func (m *Memory) changeFor(category, name string, added bool) Change {
 		c.Status = StatusAdded
 	}
 	return c
-}
-
-// CleanTags rejects empty tags and drops repeats, keeping the first
-// spelling's position: the rule of every entry point.
-func CleanTags(tags []string) ([]string, error) {
-	out := make([]string, 0, len(tags))
-	for _, t := range tags {
-		if strings.TrimSpace(t) == "" {
-			return nil, paramf("tags", "must not contain an empty tag")
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out, nil
 }

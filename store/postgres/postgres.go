@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -510,11 +509,8 @@ func prepare(op string, e store.Entry) ([]any, error) {
 	if tags == nil {
 		tags = []string{}
 	}
-	for _, t := range tags {
-		if strings.IndexByte(t, 0) >= 0 || !utf8.ValidString(t) {
-			return nil, wrap(&store.FieldError{Field: "tags", Value: t, Reason: "holds a NUL byte or invalid UTF-8"})
-		}
-	}
+	// store.Validate refused tags with NUL (a control character) or
+	// invalid UTF-8.
 	var extra []byte
 	if len(e.Meta.Extra) > 0 {
 		var err error
