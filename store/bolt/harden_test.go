@@ -511,3 +511,20 @@ func TestVerifyLargeValue(t *testing.T) {
 		}
 	}
 }
+
+// A record that fails its checksum behaves as a damaged entry does on
+// every backend.
+func TestDamagedEntryConformance(t *testing.T) {
+	storetest.RunDamaged(t, func(t *testing.T) store.Store { return openTemp(t) }, func(t *testing.T, s store.Store, k store.Key) {
+		err := s.(*Store).db.Update(func(tx *bbolt.Tx) error {
+			b := tx.Bucket(bucketEntries)
+			key := encodeKey(k.Category, k.Name)
+			v := append([]byte(nil), b.Get(key)...)
+			v[3] ^= 0x01
+			return b.Put(key, v)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
