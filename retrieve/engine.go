@@ -130,6 +130,7 @@ type Engine struct {
 	// fused retrieve, or after a load that failed); see vectorsLoaded.
 	vlMu sync.Mutex
 	vl   *vecLoad
+	vlOK atomic.Pointer[vecLoad] // vl once its load succeeded
 
 	// Test hooks: called, when set, as a background compaction starts and
 	// as Close starts waiting for the goroutines.

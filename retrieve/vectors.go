@@ -65,6 +65,9 @@ type vecLoad struct {
 // After Close, when the Engine starts no goroutine, the caller's goroutine
 // loads, bounded by ctx.
 func (e *Engine) vectorsLoaded(ctx context.Context) *vecLoad {
+	if vl := e.vlOK.Load(); vl != nil {
+		return vl // the hot path: one atomic load
+	}
 	e.vlMu.Lock()
 	vl := e.vl
 	if vl != nil {
@@ -81,6 +84,9 @@ func (e *Engine) vectorsLoaded(ctx context.Context) *vecLoad {
 		if !e.spawn(func() {
 			vl.err = e.vectors.Load(e.bgCtx)
 			close(vl.done)
+			if vl.err == nil {
+				e.vlOK.Store(vl)
+			}
 		}) {
 			vl = nil
 		}
