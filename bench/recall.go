@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recallhq/recall/embed/cache"
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
@@ -176,7 +177,7 @@ func (s *recallSubject) Load(ctx context.Context, ds *Dataset) error {
 		}
 		content := d.Content()
 		if s.opts.Retrieve.Embedder != nil {
-			s.texts = append(s.texts, name+" "+content)
+			s.texts = append(s.texts, index.EntryText(name, content))
 		}
 		e := store.Entry{Category: cat, Name: name, Content: content}
 		if batched {
@@ -221,8 +222,8 @@ func (s *recallSubject) Build(ctx context.Context) error {
 }
 
 // Embed fills the vector cache, through the store, with a vector for every
-// entry's indexed text (name + " " + content, what retrieve looks vectors
-// up by).
+// entry's indexed text (index.EntryText, what retrieve looks vectors up
+// by).
 func (s *recallSubject) Embed(ctx context.Context) error {
 	if s.vectors == nil {
 		return errSkip

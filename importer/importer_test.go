@@ -125,7 +125,7 @@ func TestReadVaultRules(t *testing.T) {
 		{Where: path("dup.md"), Reason: RootCategory + ":dup was already read from " + path(RootCategory+"/dup.md"), Rename: dupRename},
 		{Where: path("people/bad:name.md"), Reason: `invalid name "bad:name"`, Rename: "bad-name"},
 		{Where: path("people/broken.md"), Reason: "front matter: "},
-		{Where: path("people/empty-tag.md"), Reason: "front matter: tags: item 2 is empty"},
+		{Where: path("people/empty-tag.md"), Reason: "front matter: tags: item 2 must not be empty"},
 		{Where: path("people/link.md"), Reason: "is a symbolic link; links are not followed"},
 	}
 	if len(p.Skipped) != len(want) {

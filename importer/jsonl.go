@@ -392,22 +392,19 @@ func parseTags(v any) ([]string, error) {
 	}
 }
 
-// cleanTags applies the rule of every entry point (CLI, HTTP, MCP): an
-// empty tag is an error, a repeated one is dropped, the first kept.
+// cleanTags applies store.CleanTags, the rule of every entry point, and
+// names the item of the list that breaks it.
 func cleanTags(tags []string) ([]string, error) {
 	if tags == nil {
 		return nil, nil
 	}
-	out := make([]string, 0, len(tags))
 	for i, t := range tags {
-		if strings.TrimSpace(t) == "" {
-			return nil, fmt.Errorf("item %d is empty", i+1)
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
+		var fe *store.FieldError
+		if err := store.ValidateTag(t); errors.As(err, &fe) {
+			return nil, fmt.Errorf("item %d %s", i+1, fe.Reason)
 		}
 	}
-	return out, nil
+	return store.CleanTags(tags)
 }
 
 // parseTime accepts an RFC 3339 time or a bare date (midnight UTC).

@@ -282,7 +282,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	)
 	for i := range seg.docs {
 		d := &seg.docs[i]
-		// name + " " + content, without building the string: the space
+		// EntryText(name, content), without building the string: the space
 		// separates whatever the two ends are.
 		var e1, e2 int
 		toks, e1 = tok.appendTokens(toks[:0], d.Name)
@@ -397,7 +397,7 @@ func (s *Snapshot) TermFreq(d *Doc, term string) int {
 		}
 		// Not a document of s: count in its text.
 		n := 0
-		for _, t := range s.tok.Tokens(d.Name + " " + d.Content) {
+		for _, t := range s.tok.Tokens(EntryText(d.Name, d.Content)) {
 			if t == term {
 				n++
 			}

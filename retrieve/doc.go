@@ -63,6 +63,18 @@
 // Reset after a full build), for a service that keeps derived data per
 // entry, such as vectors, in step.
 //
+// # Goroutines
+//
+// The Engine owns every goroutine that outlives the call that starts it,
+// and Close waits for all of them: the follower of the store's change
+// feed (started by New), a background compaction, a save of the index
+// (Options.Persist, Options.Stamped) and the first load of the vector
+// cache. They are started in one place (as hashicorp/raft's goFunc);
+// after Close nothing starts, and the Engine keeps answering on its
+// callers' goroutines. A retrieve waits only for work it asked for: its
+// snapshot's catch-up, its query's embedding, and the vector load within
+// the embedding budget below, never for another caller's I/O.
+//
 // # Persisted index
 //
 // With Options.Persist (a store.IndexCache: the bolt store keeps it in
@@ -96,11 +108,18 @@
 // # Embeddings
 //
 // With Options.Embedder and Options.Vectors (normally an embed/cache.Cache
-// filled by `recall embed`), each retrieve embeds the query once, within
-// Options.EmbedTimeout, and fuses min-max-normalised BM25 and cosine scores
-// (SPEC §6). Any failure on that path (no vectors, a timeout, an error, a
-// dimension mismatch) gives exactly the BM25 result with EmbeddingUsed
-// false. Document vectors are never computed during a retrieve.
+// filled by `recall embed`), each retrieve embeds the query once and fuses
+// min-max-normalised BM25 and cosine scores (SPEC §6). The first fused
+// retrieve starts loading the vector cache on the Engine's goroutine
+// while its query is embedded. The embedding path, query embedding and
+// waiting for that load together, gets Options.EmbedTimeout, and never
+// more than half the time left before the retrieve's context deadline, so
+// that BM25 answers in the rest: a retrieve with a 200 ms deadline during a
+// slow load answers with BM25 after at most 100 ms, and retrieves fuse
+// once the load is done. Any failure on that path (no vectors, vectors
+// still loading, a timeout, an error, a dimension mismatch) gives exactly
+// the BM25 result with EmbeddingUsed false. Document vectors are never
+// computed during a retrieve.
 //
 // # Caveats
 //

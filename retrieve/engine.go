@@ -43,8 +43,10 @@ type Options struct {
 	// fusion.DefaultAlpha (0.5). Values are clamped to (0, 1]: BM25 is
 	// never off.
 	Alpha float64
-	// EmbedTimeout bounds the query embedding; zero means
-	// DefaultEmbedTimeout.
+	// EmbedTimeout bounds the embedding path of one retrieve: the query
+	// embedding, and waiting for the vector cache's first load; zero means
+	// DefaultEmbedTimeout. A retrieve whose context has a deadline gives
+	// that path at most half the time left, and BM25 the rest.
 	EmbedTimeout time.Duration
 
 	// OnChange, when not nil, is called after each new snapshot is
@@ -113,9 +115,27 @@ type Engine struct {
 	onChange     func(store.ChangeSet)
 	persist      store.IndexCache
 	stamped      store.StampedIndexCache // nil when persist is set
-	saving       sync.WaitGroup
-	saveMu       sync.Mutex // guards closed, so that no save starts after Close waited
-	closed       bool
+
+	// Goroutines the Engine owns (the change-feed follower, background
+	// compactions, index saves, the vector load) are started by spawn
+	// only, which counts them in bg; Close refuses new ones, cancels
+	// bgCtx and waits for bg to drain.
+	bg       sync.WaitGroup
+	bgMu     sync.Mutex // guards closed, so that nothing starts after Close waited
+	closed   bool
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+
+	// vl is the load of Vectors under way or done (nil before the first
+	// fused retrieve, or after a load that failed); see vectorsLoaded.
+	vlMu sync.Mutex
+	vl   *vecLoad
+	vlOK atomic.Pointer[vecLoad] // vl once its load succeeded
+
+	// Test hooks: called, when set, as a background compaction starts and
+	// as Close starts waiting for the goroutines.
+	hookCompact   func()
+	hookCloseWait func()
 
 	// pub is the publish lock, a one-slot semaphore so that waiting for it
 	// honours a context. Only its holder stores into snap, and the fields
@@ -130,6 +150,20 @@ type Engine struct {
 
 	stopFollow func()
 	closeOnce  sync.Once
+}
+
+// spawn runs f on a goroutine the Engine owns (Close waits for it) and
+// reports true, or reports false and does nothing once Close has begun.
+// Every goroutine that outlives the call that starts it goes through
+// here, as in hashicorp/raft's goFunc.
+func (e *Engine) spawn(f func()) bool {
+	e.bgMu.Lock()
+	defer e.bgMu.Unlock()
+	if e.closed {
+		return false
+	}
+	e.bg.Go(f)
+	return true
 }
 
 // New returns an Engine over st. It does not read the store until the
@@ -152,6 +186,7 @@ func New(st store.Store, opts Options) *Engine {
 		pub:          make(chan struct{}, 1),
 		stopFollow:   func() {},
 	}
+	e.bgCtx, e.bgCancel = context.WithCancel(context.Background())
 	if e.tok == nil {
 		e.tok = index.Default()
 	}
@@ -173,7 +208,7 @@ func New(st store.Store, opts Options) *Engine {
 		changed, cancel := f.Subscribe()
 		ctx, stop := context.WithCancel(context.Background())
 		e.stopFollow = func() { stop(); cancel() }
-		go e.follow(ctx, changed)
+		e.spawn(func() { e.follow(ctx, changed) })
 	}
 	return e
 }
@@ -181,18 +216,26 @@ func New(st store.Store, opts Options) *Engine {
 // Store returns the store the engine reads.
 func (e *Engine) Store() store.Store { return e.st }
 
-// Close stops the follower goroutine. The store stays open (it is the
-// caller's); the Engine keeps answering, catching up on each retrieve
-// instead of in the background.
-//
-// With Options.Persist it also waits for a save of the index under way;
-// builds after Close are not saved.
+// Close stops the Engine's goroutines and waits for every one of them:
+// the change-feed follower, a background compaction under way, a save of
+// the index under way (Options.Persist, Options.Stamped), a load of the
+// vector cache under way. The store stays open (it is the caller's); the
+// Engine keeps answering, catching up on each retrieve instead of in the
+// background, and starts no goroutine any more: builds after Close are not
+// saved, overlays are not compacted, and a fused retrieve loads the vector
+// cache itself.
 func (e *Engine) Close() error {
-	e.closeOnce.Do(e.stopFollow)
-	e.saveMu.Lock()
-	e.closed = true
-	e.saveMu.Unlock()
-	e.saving.Wait()
+	e.closeOnce.Do(func() {
+		e.stopFollow()
+		e.bgMu.Lock()
+		e.closed = true
+		e.bgMu.Unlock()
+		e.bgCancel()
+	})
+	if e.hookCloseWait != nil {
+		e.hookCloseWait()
+	}
+	e.bg.Wait()
 	return nil
 }
 
@@ -516,8 +559,10 @@ func (e *Engine) publish(s *index.Snapshot, cs store.ChangeSet) {
 	if !e.compacting && s.WantsCompaction() {
 		// Fold the overlay into a new base off the write path: at 100k
 		// entries that is seconds of CPU no writer should wait for.
-		e.compacting, e.touched = true, nil
-		go e.compact(s, e.lineage)
+		lineage := e.lineage
+		if e.spawn(func() { e.compact(s, lineage) }) {
+			e.compacting, e.touched = true, nil
+		}
 	}
 	if e.onChange != nil && (cs.Reset || len(cs.Keys) > 0) {
 		e.onChange(cs)
@@ -531,6 +576,9 @@ func (e *Engine) publish(s *index.Snapshot, cs store.ChangeSet) {
 // new lineage), the work is dropped: the installed snapshot is newer and
 // complete.
 func (e *Engine) compact(snap *index.Snapshot, lineage uint64) {
+	if e.hookCompact != nil {
+		e.hookCompact()
+	}
 	c := snap.Compact()
 	_ = e.lock(context.Background())
 	defer e.unlock()
@@ -558,35 +606,46 @@ func (e *Engine) compact(snap *index.Snapshot, lineage uint64) {
 // Put writes an entry to the store (an upsert); a retrieve that starts
 // after it returns sees it.
 func (e *Engine) Put(ctx context.Context, ent store.Entry) error {
-	return e.write(ctx, ent.Key(), true, func() error { return e.st.Put(ctx, ent) })
+	return e.write(ctx, ent.Key(), func() (bool, error) { return true, e.st.Put(ctx, ent) })
 }
 
 // Delete removes an entry from the store; a retrieve that starts after it
 // returns no longer finds it.
 func (e *Engine) Delete(ctx context.Context, category, name string) error {
-	return e.write(ctx, store.Key{Category: category, Name: name}, true,
-		func() error { return e.st.Delete(ctx, category, name) })
+	return e.write(ctx, store.Key{Category: category, Name: name},
+		func() (bool, error) { return true, e.st.Delete(ctx, category, name) })
 }
 
 // Update is the store's atomic read-modify-write of one entry
 // (store.Store.Update, same contract); a retrieve that starts after it
-// returns sees the result.
+// returns sees the result. It is how a caller that keeps part of the old
+// entry (its tags, its creation time) writes: the store makes the read
+// and the write one step, and the Engine publishes the result as it does
+// a Put's.
 func (e *Engine) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
-	return e.write(ctx, store.Key{Category: category, Name: name}, false,
-		func() error { return e.st.Update(ctx, category, name, fn) })
+	return e.write(ctx, store.Key{Category: category, Name: name}, func() (bool, error) {
+		var wrote bool
+		err := e.st.Update(ctx, category, name, func(old store.Entry, found bool) (store.Entry, error) {
+			r, err := fn(old, found)
+			wrote = err == nil // the last call's result is the one written
+			return r, err
+		})
+		return wrote && err == nil, err
+	})
 }
 
 // write runs a store write to key and brings the snapshot up to date
-// before it returns, so the next retrieve sees it without waiting. With a
-// change feed that is an ordinary catch-up, which also takes in whatever
-// others wrote meanwhile. Without one, the revision is the only signal:
-// the write runs under the publish lock, so that a revision that moved by
-// exactly one around a write that surely moved it (moves, a Put or
-// Delete) is that write alone and the snapshot is patched; anything else
-// rebuilds.
-func (e *Engine) write(ctx context.Context, key store.Key, moves bool, do func() error) error {
+// before it returns, so the next retrieve sees it without waiting. do
+// reports whether it surely wrote (a Put, a Delete, an Update whose
+// function returned an entry). With a change feed that is an ordinary
+// catch-up, which also takes in whatever others wrote meanwhile. Without
+// one, the revision is the only signal: the write runs under the publish
+// lock, so that a revision that moved by exactly one around a write that
+// surely wrote is that write alone and the snapshot is patched; anything
+// else rebuilds.
+func (e *Engine) write(ctx context.Context, key store.Key, do func() (wrote bool, err error)) error {
 	if e.feed != nil {
-		if err := do(); err != nil {
+		if _, err := do(); err != nil {
 			return err
 		}
 		if e.snap.Load() != nil {
@@ -603,13 +662,15 @@ func (e *Engine) write(ctx context.Context, key store.Key, moves bool, do func()
 	s := e.snap.Load()
 	if s == nil {
 		// No index yet (a one-shot `recall add`): nothing to keep fresh.
-		return do()
+		_, err := do()
+		return err
 	}
 	before, err := e.st.Revision(ctx)
 	if err != nil {
 		return fmt.Errorf("read store revision: %w", err)
 	}
-	if err := do(); err != nil {
+	moves, err := do()
+	if err != nil {
 		return err
 	}
 	after, err := e.st.Revision(ctx)

@@ -75,11 +75,4 @@ func (e *Engine) save(s *index.Snapshot, stats BuildStats) {
 
 // goSave runs a save on its own goroutine, unless the engine is closed;
 // Close waits for it.
-func (e *Engine) goSave(save func()) {
-	e.saveMu.Lock()
-	defer e.saveMu.Unlock()
-	if e.closed {
-		return
-	}
-	e.saving.Go(save)
-}
+func (e *Engine) goSave(save func()) { e.spawn(save) }

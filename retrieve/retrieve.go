@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/recallhq/recall/fusion"
 
@@ -277,11 +278,30 @@ func (e *Engine) fusedHits(ctx context.Context, snap *index.Snapshot, query stri
 	if e.embedder == nil || e.vectors == nil || snap.Count() == 0 {
 		return nil, false
 	}
-	q, ok := e.queryVector(ctx, query)
+	// The embedding path (the query's vector, and the vector cache's
+	// first load, which runs on the Engine's own goroutine meanwhile) gets
+	// EmbedTimeout, and never more than half the time ctx has left, so
+	// that BM25 can still answer in the rest.
+	budget := e.embedTimeout
+	if dl, has := ctx.Deadline(); has {
+		budget = min(budget, time.Until(dl)/2)
+	}
+	fctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	vl := e.vectorsLoaded(fctx)
+	q, ok := e.queryVector(fctx, query)
 	if !ok {
 		return nil, false
 	}
-	t := e.table(ctx, snap)
+	select {
+	case <-vl.done:
+		if vl.err != nil {
+			return nil, false
+		}
+	case <-fctx.Done():
+		return nil, false // still loading: BM25 answers (SPEC §6)
+	}
+	t := e.table(snap)
 	if t == nil {
 		return nil, false
 	}

@@ -16,8 +16,11 @@ import (
 // DocVectors gives read access to cached document vectors. *cache.Cache
 // implements it.
 type DocVectors interface {
-	// Load makes the persisted vectors available to Get; it is called
-	// before the first fused retrieve and must be cheap afterwards.
+	// Load makes the persisted vectors available to Get. The Engine calls
+	// it once, on a goroutine of its own, when the first fused retrieve
+	// comes (and again after a load that failed); retrieves answer with
+	// BM25 until it has returned. It must be safe to call concurrently
+	// with Get and with other calls of Load.
 	Load(ctx context.Context) error
 	// Get returns the vector cached for a text key (cache.Key).
 	Get(key string) ([]float32, bool)
@@ -48,15 +51,61 @@ type vecTable struct {
 	overlay sync.Map        // *index.Doc → []float32 (nil: none cached)
 }
 
-func docKey(d *index.Doc) string { return cache.Key(d.Name + " " + d.Content) }
+func docKey(d *index.Doc) string { return cache.Key(index.EntryText(d.Name, d.Content)) }
+
+// vecLoad is one load of the vector cache: done is closed when Load has
+// returned, with its error in err.
+type vecLoad struct {
+	done chan struct{}
+	err  error
+}
+
+// vectorsLoaded returns the load of the vector cache, starting the load on a goroutine of the Engine when none is
+// under way or done (or the last one failed). It never blocks on the load.
+// After Close, when the Engine starts no goroutine, the caller's goroutine
+// loads, bounded by ctx.
+func (e *Engine) vectorsLoaded(ctx context.Context) *vecLoad {
+	if vl := e.vlOK.Load(); vl != nil {
+		return vl // the hot path: one atomic load
+	}
+	e.vlMu.Lock()
+	vl := e.vl
+	if vl != nil {
+		select {
+		case <-vl.done:
+			if vl.err != nil {
+				vl = nil // failed: try again
+			}
+		default: // under way
+		}
+	}
+	if vl == nil {
+		vl = &vecLoad{done: make(chan struct{})}
+		if !e.spawn(func() {
+			vl.err = e.vectors.Load(e.bgCtx)
+			close(vl.done)
+			if vl.err == nil {
+				e.vlOK.Store(vl)
+			}
+		}) {
+			vl = nil
+		}
+		e.vl = vl
+	}
+	e.vlMu.Unlock()
+	if vl == nil { // closed
+		vl = &vecLoad{done: make(chan struct{})}
+		vl.err = e.vectors.Load(ctx)
+		close(vl.done)
+	}
+	return vl
+}
 
 // table returns the vector table for snap's base, building it when the
-// base changed. It returns nil when there are no vectors at all.
-func (e *Engine) table(ctx context.Context, snap *index.Snapshot) *vecTable {
+// base changed. It returns nil when there are no vectors at all. The
+// caller has seen the vector cache loaded.
+func (e *Engine) table(snap *index.Snapshot) *vecTable {
 	if e.vectors == nil {
-		return nil
-	}
-	if err := e.vectors.Load(ctx); err != nil {
 		return nil
 	}
 	gen := e.vectors.Generation()

@@ -17,9 +17,10 @@
 //
 // Writes: Add is the upsert rule (content replaced; created time, unknown
 // metadata and, unless given, tags kept). Add, Append and Edit read and
-// write the entry in one store.Update, so two clients changing the same
+// write the entry in one atomic update (retrieve.Engine.Update, the
+// store's Update through the engine), so two clients changing the same
 // entry never lose each other's change, and the engine's index is patched,
-// not rebuilt (see update.go). Edit replaces exactly one occurrence and
+// not rebuilt. Edit replaces exactly one occurrence and
 // writes nothing when the text is absent (ErrNoMatch) or ambiguous
 // (ErrAmbiguous). Append to a missing entry is store.ErrNotFound.
 //
@@ -42,11 +43,21 @@
 // Start, for servers: the index is built on its own goroutine, and a
 // folder store's watch is started (an outside edit nudges the index). With
 // an embedder (Options.Engine.Vectors an *embed/cache.Cache), one
-// goroutine fills missing vectors from a bounded queue fed by the
-// Memory's own writes and, when the store has a store.ChangeFeed, by the
-// entries the feed names; a whole-index sync runs at start, after a
-// watched outside edit, when the feed lost track and when the queue
-// overflows. Writers never wait for it and start no goroutines.
+// goroutine fills missing vectors from a bounded queue; a whole-index
+// sync runs at start, after a full build (the feed lost track, a watched
+// outside edit the feed could not name) and when the queue overflows.
+// Writers never wait for it and start no goroutines.
+//
+// One write path, one notification: every write of the Memory goes
+// through its engine (Put, Update, Delete), which writes the store and
+// publishes the snapshot that holds it; the engine's change hook
+// (retrieve.Options.OnChange), called once per published snapshot with
+// the keys it re-read, is the only notification the vector fill (and any
+// other consumer given as Options.Engine.OnChange) listens to. Writes
+// through the Memory, straight to the store, or by another process reach
+// it alike, each once. Close stops the Memory's goroutines (warm-up, fill)
+// and then closes the engine, which waits for its own (see retrieve,
+// "Goroutines").
 //
 // # Caveats
 //

@@ -66,11 +66,12 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// oneLine folds a multi-line message (a YAML error, say) into one line.
+// oneLine folds a multi-line message (a YAML error, say) into one line,
+// its control characters escaped (Visible): log lines echo stored bytes.
 func oneLine(s string) string {
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 	for i := range lines {
 		lines[i] = strings.TrimSpace(lines[i])
 	}
-	return strings.Join(lines, " ")
+	return Visible(strings.Join(lines, " "))
 }

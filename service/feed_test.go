@@ -8,6 +8,7 @@ import (
 
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
@@ -91,7 +92,7 @@ func TestFillFollowsChangeFeed(t *testing.T) {
 	if err := st.note(ctx, e.Key()); err != nil {
 		t.Fatal(err)
 	}
-	key := cache.Key(service.IndexedText(e.Name, e.Content))
+	key := cache.Key(index.EntryText(e.Name, e.Content))
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if _, ok := vec.Get(key); ok {
 			return

@@ -16,34 +16,24 @@ const defaultFillQueue = 256
 const fillBatch = 32
 
 // filler embeds, on one goroutine per Memory, the entries that need a
-// vector: those the Memory wrote (queued, at most a bounded number) and,
-// when asked (at start, after outside changes, when the queue overflowed),
-// every entry of the index still missing one. Writers never wait for it
-// and never start goroutines.
+// vector: those the engine's snapshots re-read (queued by its change
+// hook, at most a bounded number; writes through the Memory, the store or
+// another process alike) and, when asked (at start, after a full build,
+// when the queue overflowed), every entry of the index still missing one.
+// Writers never wait for it and never start goroutines.
 type filler struct {
 	m     *Memory
-	queue chan fillItem
+	queue chan store.Key
 	all   atomic.Bool   // a full sync is due
 	kick  chan struct{} // wakes the worker for all
-}
-
-// fillItem is one entry that may need a vector: its indexed text when the
-// writer knows it, else its key, looked up in the index by the worker.
-type fillItem struct {
-	text string
-	key  store.Key
 }
 
 func newFiller(m *Memory, size int) *filler {
 	if size <= 0 {
 		size = defaultFillQueue
 	}
-	return &filler{m: m, queue: make(chan fillItem, size), kick: make(chan struct{}, 1)}
+	return &filler{m: m, queue: make(chan store.Key, size), kick: make(chan struct{}, 1)}
 }
-
-// add queues one written entry's indexed text; a full queue turns into a
-// full sync instead of blocking the writer.
-func (f *filler) add(text string) { f.put(fillItem{text: text}) }
 
 // changed is the engine's OnChange hook: the keys a new snapshot re-read
 // are queued (the worker reads their text from the index, not the store);
@@ -54,13 +44,15 @@ func (f *filler) changed(cs store.ChangeSet) {
 		return
 	}
 	for _, k := range cs.Keys {
-		f.put(fillItem{key: k})
+		f.put(k)
 	}
 }
 
-func (f *filler) put(it fillItem) {
+// put queues one key; a full queue turns into a full sync instead of
+// blocking the publisher.
+func (f *filler) put(k store.Key) {
 	select {
-	case f.queue <- it:
+	case f.queue <- k:
 	default:
 		f.syncAll()
 	}
@@ -77,7 +69,7 @@ func (f *filler) syncAll() {
 
 // run is the worker; it returns when ctx ends.
 func (f *filler) run(ctx context.Context) {
-	items := make([]fillItem, 0, fillBatch)
+	items := make([]store.Key, 0, fillBatch)
 	for {
 		select {
 		case <-ctx.Done():
@@ -108,24 +100,17 @@ func (f *filler) run(ctx context.Context) {
 	}
 }
 
-// texts returns the indexed texts of items; a key no longer in the index
-// (deleted) needs no vector.
-func (f *filler) texts(ctx context.Context, items []fillItem) []string {
-	var snap *index.Snapshot
-	texts := make([]string, 0, len(items))
-	for _, it := range items {
-		if it.text != "" {
-			texts = append(texts, it.text)
-			continue
-		}
-		if snap == nil {
-			var err error
-			if snap, err = f.m.eng.Snapshot(ctx); err != nil {
-				return texts
-			}
-		}
-		if d := snap.Lookup(it.key.Category, it.key.Name); d != nil {
-			texts = append(texts, IndexedText(d.Name, d.Content))
+// texts returns the indexed texts of the entries of keys, read from the
+// index; a key no longer in it (deleted) needs no vector.
+func (f *filler) texts(ctx context.Context, keys []store.Key) []string {
+	snap, err := f.m.eng.Snapshot(ctx)
+	if err != nil {
+		return nil
+	}
+	texts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if d := snap.Lookup(k.Category, k.Name); d != nil {
+			texts = append(texts, index.EntryText(d.Name, d.Content))
 		}
 	}
 	return texts
@@ -144,7 +129,7 @@ func (f *filler) sync(ctx context.Context) {
 	}
 	var texts []string
 	snap.Docs(func(d *index.Doc) bool {
-		texts = append(texts, IndexedText(d.Name, d.Content))
+		texts = append(texts, index.EntryText(d.Name, d.Content))
 		return true
 	})
 	start := time.Now()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
@@ -255,7 +256,7 @@ func TestMinScoreDropsEmbeddingOnlyHits(t *testing.T) {
 		if err := st.Put(ctx, e); err != nil {
 			t.Fatal(err)
 		}
-		texts = append(texts, service.IndexedText(e.Name, e.Content))
+		texts = append(texts, index.EntryText(e.Name, e.Content))
 	}
 	emb, _ := hash.New(hash.Config{})
 	vec := cache.New(emb, any(st).(cache.Backend), cache.Options{})

@@ -10,6 +10,7 @@ import (
 	"github.com/recallhq/recall/bench"
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
@@ -53,7 +54,7 @@ func TestMinScoreQuality(t *testing.T) {
 			if err := st.Put(ctx, store.Entry{Category: "d", Name: n, Content: d.Content()}); err != nil {
 				t.Fatal(err)
 			}
-			texts = append(texts, service.IndexedText(n, d.Content()))
+			texts = append(texts, index.EntryText(n, d.Content()))
 		}
 		emb, err := hash.New(hash.Config{})
 		if err != nil {

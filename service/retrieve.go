@@ -107,7 +107,7 @@ func (p RetrieveParams) parse() (retrieve.Request, filter, error) {
 	if len(p.Tags) > MaxFilterValues {
 		return req, f, paramf("tags", "lists %d tags, the limit is %d", len(p.Tags), MaxFilterValues)
 	}
-	tags, err := CleanTags(p.Tags)
+	tags, err := store.CleanTags(p.Tags)
 	if err != nil {
 		return req, f, err
 	}

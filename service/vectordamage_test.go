@@ -14,6 +14,7 @@ import (
 
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
@@ -56,7 +57,7 @@ func damagedVectorStore(t *testing.T, damage func(b []byte) []byte) string {
 		if err := st.Put(ctx, e); err != nil {
 			t.Fatal(err)
 		}
-		texts = append(texts, service.IndexedText(e.Name, e.Content))
+		texts = append(texts, index.EntryText(e.Name, e.Content))
 	}
 	emb, _ := hash.New(hash.Config{})
 	// One call per text, so the records are appended in this order.

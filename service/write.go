@@ -39,7 +39,8 @@ type AddRequest struct {
 // keeps the created time and every metadata key recall does not interpret,
 // and keeps the tags unless req.Tags is non-nil. The read and the write
 // are one atomic store.Update, so a concurrent tag change is never lost.
-// An existing file the store cannot parse (store/fs.ErrMalformed) is
+// An existing entry the store cannot read (store.ErrUnreadable: a file
+// with broken front matter, a bolt record that fails its checksum) is
 // replaced outright: there is no metadata to keep.
 func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 	if err := store.ValidateKey(req.Category, req.Name); err != nil {
@@ -51,7 +52,7 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 	tags := req.Tags
 	if tags != nil {
 		var err error
-		if tags, err = CleanTags(tags); err != nil {
+		if tags, err = store.CleanTags(tags); err != nil {
 			return Change{}, err
 		}
 	}
@@ -77,7 +78,7 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
-	return m.changeFor(req.Category, req.Name, req.Content, added), nil
+	return m.changeFor(req.Category, req.Name, added), nil
 }
 
 // Append adds text at the end of an existing entry's content, as one
@@ -95,7 +96,6 @@ func (m *Memory) Append(ctx context.Context, category, name, text string) (Chang
 	if err := store.ValidateContent(text); err != nil {
 		return Change{}, err
 	}
-	var content string
 	_, err := m.update(ctx, category, name, func(old store.Entry, found bool) (store.Entry, error) {
 		if !found {
 			return old, notFound(category, name)
@@ -108,13 +108,12 @@ func (m *Memory) Append(ctx context.Context, category, name, text string) (Chang
 			sep = "\n"
 		}
 		e.Content += sep + text
-		content = e.Content
 		return e, nil
 	})
 	if err != nil {
 		return Change{}, err
 	}
-	return m.changeFor(category, name, content, false), nil
+	return m.changeFor(category, name, false), nil
 }
 
 // Edit replaces the one occurrence of old in an entry's content by new,
@@ -128,7 +127,6 @@ func (m *Memory) Edit(ctx context.Context, category, name, old, new string) (Cha
 	if old == "" {
 		return Change{}, paramf("old_text", "must not be empty")
 	}
-	var content string
 	_, err := m.update(ctx, category, name, func(cur store.Entry, found bool) (store.Entry, error) {
 		if !found {
 			return cur, notFound(category, name)
@@ -146,13 +144,12 @@ func (m *Memory) Edit(ctx context.Context, category, name, old, new string) (Cha
 		if err := store.ValidateContent(e.Content); err != nil {
 			return cur, err
 		}
-		content = e.Content
 		return e, nil
 	})
 	if err != nil {
 		return Change{}, err
 	}
-	return m.changeFor(category, name, content, false), nil
+	return m.changeFor(category, name, false), nil
 }
 
 // Delete removes an entry; a missing one is an error wrapping
@@ -171,29 +168,12 @@ func (m *Memory) Delete(ctx context.Context, category, name string) (Change, err
 	return Change{Category: category, Name: name, Status: StatusDeleted}, nil
 }
 
-// changeFor reports a write and hands the new text to the vector fill.
-func (m *Memory) changeFor(category, name, content string, added bool) Change {
-	if m.fill != nil {
-		m.fill.add(IndexedText(name, content))
-	}
+// changeFor reports a write. The vector fill hears of it from the
+// engine's change hook, as of every other write.
+func (m *Memory) changeFor(category, name string, added bool) Change {
 	c := Change{Category: category, Name: name, Status: StatusUpdated}
 	if added {
 		c.Status = StatusAdded
 	}
 	return c
-}
-
-// CleanTags rejects empty tags and drops repeats, keeping the first
-// spelling's position: the rule of every entry point.
-func CleanTags(tags []string) ([]string, error) {
-	out := make([]string, 0, len(tags))
-	for _, t := range tags {
-		if strings.TrimSpace(t) == "" {
-			return nil, paramf("tags", "must not contain an empty tag")
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out, nil
 }

@@ -172,3 +172,20 @@ type Sorter interface {
 type Snapshotter interface {
 	WriteSnapshot(ctx context.Context, w io.Writer) (int64, error)
 }
+
+// VectorCache persists embedding vectors for the vector cache (package
+// embed/cache), grouped by model identity (ValidateModel) and keyed by the
+// hex SHA-256 of the embedded text (ValidateVectorKey). store/fs,
+// store/bolt and store/postgres implement it. Vectors are not entries: no
+// vector operation moves the revision, and All never yields them.
+type VectorCache interface {
+	// LoadVectors calls fn for every valid vector stored for model.
+	// Corrupt records are dropped by the backend, never returned. An
+	// error of fn ends the load and comes back unchanged.
+	LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error
+	// PutVectors stores vecs[i] under keys[i] for model (ValidateVectors);
+	// the later of duplicate keys wins.
+	PutVectors(ctx context.Context, model string, keys []string, vecs [][]float32) error
+	// DeleteVectors removes the keys of model; missing keys are fine.
+	DeleteVectors(ctx context.Context, model string, keys []string) error
+}

@@ -4,7 +4,13 @@
 //
 // Backends live in sub-packages: store/fs keeps one markdown file per entry
 // in a folder a person can edit; store/bolt keeps everything in a single
-// bbolt file. Package storetest holds the conformance suite both run.
+// bbolt file; store/postgres keeps a schema of a PostgreSQL database.
+// Package storetest holds the conformance suite they all run.
+//
+// The rules every backend shares live here, once: what a valid entry is
+// (Validate, including its tags: ValidateTag, CleanTags), what an
+// unreadable entry is and how it behaves (ErrUnreadable; the Store doc's
+// "Damaged entries"), and the optional capabilities' contracts.
 //
 // # Basics
 //
@@ -17,10 +23,11 @@
 //
 // Extras are optional interfaces found by type assertion, in the manner of
 // io/fs: Batcher (bulk writes), ChangeFeed (which identities changed since
-// a revision, or Reset: rebuild), Sorter (every entry in identity order,
-// for a streaming export), Snapshotter (a consistent copy of the live
-// store in the backend's own format, for backups; bolt), and a vector
-// cache defined where it is used (embed/cache). ChangeLog is a bounded in-memory change history a
+// a revision, or Reset: rebuild), KeyLister, the index copies
+// (IndexCache, StampedIndexCache), VectorCache (the vector cache's
+// persistence, which embed/cache uses), Sorter (every entry in identity
+// order, for a streaming export) and Snapshotter (a consistent copy of the
+// live store in the backend's own format, for backups; bolt). ChangeLog is a bounded in-memory change history a
 // single-process backend can answer ChangeFeed from; storetest.RunChangeFeed
 // checks an implementation.
 //

@@ -25,6 +25,13 @@ var (
 	// structure is damaged. The message names the entry or the file. A
 	// damaged entry is reported, never served.
 	ErrCorrupt = errors.New("damaged")
+	// ErrUnreadable is wrapped by every error a backend yields for one
+	// stored entry it cannot read or will not serve: a folder store's file
+	// with broken front matter, a bolt record that fails its checksum, a
+	// PostgreSQL row whose metadata does not decode. It concerns that entry
+	// alone, not the store as a whole: a consumer skips the entry, counts
+	// it, and keeps going. Such an error may wrap ErrCorrupt as well.
+	ErrUnreadable = errors.New("unreadable entry")
 	// ErrUnavailable is wrapped by errors of a store that cannot be reached
 	// at all (a folder store whose root was removed or unmounted, a
 	// database that does not answer), as opposed to one that is reachable
@@ -87,9 +94,22 @@ func (k Key) String() string { return k.Category + ":" + k.Name }
 // Errors: Get and Delete wrap ErrNotFound for a missing identity; Put
 // wraps ErrInvalid (as a *FieldError) for an entry that breaks the rules of
 // Validate, and writes nothing in that case. Stored data that fails a check
-// is reported with an error wrapping ErrCorrupt, never served; a store that
+// is reported with an error wrapping ErrCorrupt, never served (one such
+// entry also wraps ErrUnreadable: see below); a store that
 // cannot be reached at all reports ErrUnavailable rather than looking
 // empty. Every method returns an error wrapping ErrClosed after Close.
+//
+// Damaged entries: an entry the backend cannot read or will not serve (a
+// file whose front matter does not parse, a record that fails its
+// checksum, a row recall would not have written) is reported by Get and
+// Update with an error wrapping ErrUnreadable, and by All as one error
+// item; it is never served. Update does not call its function for it and
+// writes nothing. Put over it replaces it, as a new entry (what it held
+// cannot be read, so nothing of it is kept), and Delete removes it. Every
+// backend behaves so (storetest.RunDamaged checks it): writing the entry
+// again is how a user repairs the damage, and refusing that Put would
+// leave a delete-then-add as the only way out, with nothing gained, since
+// the damaged bytes are unreadable to recall either way.
 //
 // Revision: a counter that increases on every successful write (Put,
 // Delete, an Update that wrote, a batch) and

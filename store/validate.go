@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,14 +27,17 @@ const forbiddenRunes = `/\:[]|#^<>"?*`
 // FieldError reports which field of an entry is invalid and why. It wraps
 // ErrInvalid.
 type FieldError struct {
-	Field  string // "category", "name" or "content"
+	Field  string // "category", "name", "content", "tags" (Value: the tag) or "meta"
 	Value  string // the offending value, truncated for display
 	Reason string
 }
 
 func (e *FieldError) Error() string {
-	if e.Field == "content" {
+	switch e.Field {
+	case "content":
 		return fmt.Sprintf("invalid content: %s", e.Reason)
+	case "tags":
+		return fmt.Sprintf("invalid tags: tag %q %s", e.Value, e.Reason)
 	}
 	return fmt.Sprintf("invalid %s %q: %s", e.Field, e.Value, e.Reason)
 }
@@ -64,7 +68,8 @@ func nfc(s string) string {
 
 // Validate checks an entry that is about to be written against the rules
 // of SPEC §1. Category and name are checked in their NFC form (what a
-// backend stores); an entry in another normal form is valid.
+// backend stores); an entry in another normal form is valid. Each tag
+// must pass ValidateTag.
 func Validate(e Entry) error {
 	if err := ValidateCategory(e.Category); err != nil {
 		return err
@@ -72,7 +77,53 @@ func Validate(e Entry) error {
 	if err := ValidateName("name", e.Name); err != nil {
 		return err
 	}
+	for _, t := range e.Meta.Tags {
+		if err := ValidateTag(t); err != nil {
+			return err
+		}
+	}
 	return ValidateContent(e.Content)
+}
+
+// ValidateTag checks one tag: valid UTF-8, not empty or only white space,
+// and free of control characters (a tag is printed in listings, and an
+// escape sequence in one must not reach a terminal). The error is a
+// *FieldError for field "tags" (the field of the request or file that
+// holds the list), whose message names the tag: invalid tags: tag " "
+// must not be empty.
+func ValidateTag(tag string) error {
+	switch {
+	case !utf8.ValidString(tag):
+		return fieldError("tags", tag, "is not valid UTF-8")
+	case strings.TrimSpace(tag) == "":
+		return fieldError("tags", tag, "must not be empty")
+	}
+	for _, r := range tag {
+		if unicode.IsControl(r) {
+			return fieldError("tags", tag, "contains "+describeRune(r)+", which is not allowed")
+		}
+	}
+	return nil
+}
+
+// CleanTags checks each tag with ValidateTag and drops repeats, keeping
+// the first spelling's position: the rule of every entry point (CLI,
+// HTTP, MCP, import). nil stays nil, so that "no tags given" and "no
+// tags" stay apart.
+func CleanTags(tags []string) ([]string, error) {
+	if tags == nil {
+		return nil, nil
+	}
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		if err := ValidateTag(t); err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }
 
 // ValidateKey checks an identity that is looked up, deleted or listed

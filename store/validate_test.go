@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -162,4 +163,57 @@ func FuzzValidateName(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestValidateTag(t *testing.T) {
+	tests := []struct {
+		tag    string
+		reason string // "" for valid
+	}{
+		{"travel", ""},
+		{"海边", ""},
+		{"two words", ""},
+		{"tab\tinside", "contains control character U+0009, which is not allowed"},
+		{"", "must not be empty"},
+		{" ", "must not be empty"},
+		{"\u3000", "must not be empty"}, // an ideographic space is white space too
+		{"a\x00b", "contains a NUL byte, which is not allowed"},
+		{"\x1b[31mred", "contains control character U+001B, which is not allowed"},
+		{"c1\u009bx", "contains control character U+009B, which is not allowed"},
+		{"bad\xff", "is not valid UTF-8"},
+	}
+	for _, tt := range tests {
+		err := ValidateTag(tt.tag)
+		if tt.reason == "" {
+			if err != nil {
+				t.Errorf("ValidateTag(%q) = %v, want nil", tt.tag, err)
+			}
+			continue
+		}
+		var fe *FieldError
+		if !errors.As(err, &fe) || !errors.Is(err, ErrInvalid) || fe.Field != "tags" || fe.Reason != tt.reason {
+			t.Errorf("ValidateTag(%q) = %v, want a tag FieldError %q", tt.tag, err, tt.reason)
+		}
+		// Validate applies the same rule to an entry's tags.
+		e := Entry{Category: "c", Name: "n", Meta: Meta{Tags: []string{"ok", tt.tag}}}
+		if err := Validate(e); !errors.As(err, &fe) || fe.Field != "tags" {
+			t.Errorf("Validate with tag %q = %v, want the tag's FieldError", tt.tag, err)
+		}
+	}
+}
+
+func TestCleanTags(t *testing.T) {
+	if got, err := CleanTags(nil); got != nil || err != nil {
+		t.Errorf("CleanTags(nil) = %v, %v; want nil, nil", got, err)
+	}
+	if got, err := CleanTags([]string{}); got == nil || len(got) != 0 || err != nil {
+		t.Errorf("CleanTags([]) = %#v, %v; want an empty list", got, err)
+	}
+	got, err := CleanTags([]string{"b", "a", "b", "c", "a"})
+	if err != nil || !slices.Equal(got, []string{"b", "a", "c"}) {
+		t.Errorf("CleanTags with repeats = %v, %v; want [b a c]", got, err)
+	}
+	if _, err := CleanTags([]string{"a", " "}); err == nil {
+		t.Error("CleanTags accepted a blank tag")
+	}
 }

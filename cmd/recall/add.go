@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +59,7 @@ func (o *addOptions) run(cmd *cobra.Command, category, name string) error {
 	if err := store.ValidateKey(category, name); err != nil {
 		return err
 	}
-	tags, err := o.cleanTags(cmd)
+	tags, err := store.CleanTags(o.tags)
 	if err != nil {
 		return err
 	}
@@ -86,20 +85,6 @@ func (o *addOptions) run(cmd *cobra.Command, category, name string) error {
 		fmt.Fprintf(o.app.stderr, "%s %s\n", c.Status, store.Key{Category: c.Category, Name: c.Name})
 		return nil
 	})
-}
-
-// cleanTags drops repeated tags, keeping the first spelling's position.
-func (o *addOptions) cleanTags(cmd *cobra.Command) ([]string, error) {
-	var tags []string
-	for _, t := range o.tags {
-		if t == "" {
-			return nil, usagef(cmd, "--tag must not be empty")
-		}
-		if !slices.Contains(tags, t) {
-			tags = append(tags, t)
-		}
-	}
-	return tags, nil
 }
 
 // readContent takes the content from the one source given.

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/embed/cache"
-	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/store"
 )
 
@@ -79,7 +79,7 @@ func (o *embedOptions) run(cmd *cobra.Command) error {
 				continue
 			}
 			// The indexed text, exactly what retrieve looks vectors up by.
-			texts = append(texts, service.IndexedText(e.Name, e.Content))
+			texts = append(texts, index.EntryText(e.Name, e.Content))
 		}
 		c := cache.New(emb, be, cache.Options{BatchSize: o.batch, Concurrency: o.concurrency})
 		bar := newBar(o.app.stderr, len(texts), "embedding")

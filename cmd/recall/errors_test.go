@@ -40,7 +40,6 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"add", "a", "b", "--content", "x", "--file", "f"}, "not both"},
 		{[]string{"add", "a", "b"}, "no content"},
 		{[]string{"add", "a", "b", "--file", ""}, "--file needs a path"},
-		{[]string{"add", "a", "b", "--content", "x", "--tag", ""}, "--tag must not be empty"},
 		{[]string{"import", "--category", "a:b", "x.jsonl"}, "--category"},
 	}
 	for _, tt := range tests {
@@ -78,6 +77,12 @@ func TestInvalidNames(t *testing.T) {
 				{[]string{"add", "trips", "a/b", "--content", "x"}, `invalid name "a/b": contains '/'`},
 				{[]string{"add", ".hidden", "n", "--content", "x"}, `invalid category ".hidden": must not start with '.'`},
 				{[]string{"add", "c", "n", "--content", "bad \xff utf-8"}, "invalid content: is not valid UTF-8"},
+				// One rule for tags (store.ValidateTag), whatever the spelling
+				// of the emptiness; a control character is refused and shown
+				// escaped.
+				{[]string{"add", "c", "n", "--content", "x", "--tag", ""}, `invalid tags: tag "" must not be empty`},
+				{[]string{"add", "c", "n", "--content", "x", "--tag", " "}, `invalid tags: tag " " must not be empty`},
+				{[]string{"add", "c", "n", "--content", "x", "--tag", "ok", "--tag", "\x1b[31mred"}, `invalid tags: tag "\x1b[31mred" contains control character U+001B, which is not allowed`},
 				{[]string{"get", "trips", "[[x]]"}, `invalid name "[[x]]"`},
 				{[]string{"rm", "a:b", "n"}, `invalid category "a:b"`},
 				{[]string{"ls", "a|b"}, `invalid category "a|b"`},
@@ -276,5 +281,27 @@ func TestGetNewlineOnTerminal(t *testing.T) {
 	}
 	if got := strings.ReplaceAll(string(out), "\r\n", "\n"); got != "no newline\n" {
 		t.Errorf("get on a terminal: %q", out)
+	}
+}
+
+// A tag with an escape sequence written into a file by hand (validation
+// keeps recall from writing one) is listed with its control characters
+// escaped: stored bytes never drive the terminal.
+func TestStoredControlCharactersEscaped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	c := newCLI(t, nil)
+	c.ok("--store", dir, "add", "notes", "x", "--content", "hello")
+	raw := "---\ntags: [\"\\e[2Jred\"]\n---\nhello\n"
+	if err := os.WriteFile(filepath.Join(dir, "notes", "x.md"), []byte(raw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := c.ok("--store", dir, "ls", "--long")
+	if strings.Contains(out, "\x1b") || !strings.Contains(out, `\x1b[2Jred`) {
+		t.Errorf("ls --long = %q, want the tag's ESC escaped as \\x1b", out)
+	}
+	// An error that echoes the stored bytes escapes them too.
+	o := c.run("--store", dir, "append", "notes", "x", "--text", "more")
+	if o.code != exitFailure || strings.Contains(o.stderr, "\x1b") || !strings.Contains(o.stderr, `tag "\x1b[2Jred"`) {
+		t.Errorf("append over a stored tag with a control character: %+v", o)
 	}
 }

@@ -51,9 +51,9 @@ func newImportCmd(a *app) *cobra.Command {
     {"category": "...", "name": "...", "content": "...", "meta": {...}}
     meta is optional and holds tags (a list of strings), created and updated
     (RFC 3339 times or dates) and any other keys. Other top-level keys, a
-    key given twice, empty tags and text that is not valid Unicode are
-    errors, so nothing is silently dropped or mangled. Blank lines are
-    ignored.
+    key given twice, empty tags or tags with control characters, and text
+    that is not valid Unicode are errors, so nothing is silently dropped or
+    mangled. Blank lines are ignored.
   - a file another tool wrote, told by its content (--format forces one):
       mcp-memory  the reference MCP memory server's memory.jsonl (or
                   memory.json): each entity an entry in the category of its

@@ -311,7 +311,7 @@ func TestImportJSONLInputRules(t *testing.T) {
 	want := []string{
 		src + `:1: key "content" appears twice`,
 		src + `:2: meta: key "k" appears twice`,
-		src + `:3: meta.tags: item 2 is empty`,
+		src + `:3: meta.tags: item 2 must not be empty`,
 		src + `:4: \ud800 at byte 42 is half of a UTF-16 surrogate pair, not text`,
 		src + `:5: meta: nested more than 32 levels deep`,
 	}

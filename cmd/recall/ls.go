@@ -140,7 +140,7 @@ func writeLong(w io.Writer, entries []store.Entry) error {
 		if !e.Meta.Updated.IsZero() {
 			updated = e.Meta.Updated.UTC().Format(time.DateOnly)
 		}
-		tags := strings.Join(e.Meta.Tags, ",")
+		tags := visible(strings.Join(e.Meta.Tags, ","))
 		if tags == "" {
 			tags = "-"
 		}
@@ -174,7 +174,7 @@ func (o *lsOptions) page(ctx context.Context, category string) error {
 						updated = u[:10]
 					}
 					if t, ok := it.Meta[service.MetaTags].([]string); ok && len(t) > 0 {
-						tags = strings.Join(t, ",")
+						tags = visible(strings.Join(t, ","))
 					}
 					_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", key, it.TokensEst, updated, tags)
 				}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -238,20 +237,5 @@ func writeIndented(w *bufio.Writer, content, prefix string) {
 }
 
 // visible escapes control characters, so that stored text (an ESC sequence
-// in a hand-edited file, say) cannot drive the terminal. Tabs stay.
-func visible(s string) string {
-	if !strings.ContainsFunc(s, isHidden) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isHidden(r) { // C0, DEL and C1: all below 0x100
-			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isHidden(r rune) bool { return r != '\t' && unicode.IsControl(r) }
+// in a hand-edited file, say) cannot drive the terminal (service.Visible).
+func visible(s string) string { return service.Visible(s) }

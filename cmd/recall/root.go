@@ -113,13 +113,14 @@ func execute(ctx context.Context, root *cobra.Command) int {
 }
 
 // oneLine folds a multi-line message (a YAML error, say) so that the error
-// stays one line on stderr.
+// stays one line on stderr, and escapes its control characters: errors may
+// echo stored bytes (a tag, a file's front matter).
 func oneLine(s string) string {
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 	for i := range lines {
 		lines[i] = strings.TrimSpace(lines[i])
 	}
-	return strings.Join(lines, " ")
+	return visible(strings.Join(lines, " "))
 }
 
 // usageError is a command line that could not be understood.

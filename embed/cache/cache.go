@@ -11,20 +11,13 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/recallhq/recall/embed"
+	"github.com/recallhq/recall/store"
 )
 
-// Backend persists vectors, grouped by model identity and keyed by Key of
-// the embedded text. store/fs and store/bolt implement it; a store.Store
-// that does is found by type assertion.
-type Backend interface {
-	// LoadVectors calls fn for every valid vector stored for model.
-	// Corrupt records are dropped by the backend, never returned.
-	LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error
-	// PutVectors stores vecs[i] under keys[i] for model.
-	PutVectors(ctx context.Context, model string, keys []string, vecs [][]float32) error
-	// DeleteVectors removes the keys of model; missing keys are fine.
-	DeleteVectors(ctx context.Context, model string, keys []string) error
-}
+// Backend is where a Cache persists its vectors: store.VectorCache, which
+// store/fs, store/bolt and store/postgres implement; a store.Store that
+// does is found by type assertion.
+type Backend = store.VectorCache
 
 // DamageReporter is a Backend that can tell how many damaged records a
 // load dropped. store/fs, store/bolt and store/postgres implement it; the
@@ -38,7 +31,7 @@ type DamageReporter interface {
 }
 
 // Key is the cache key of a text: the hex SHA-256 of its bytes. An entry's
-// indexed text (name + " " + content) changes exactly when it must be
+// indexed text (index.EntryText) changes exactly when it must be
 // re-embedded.
 func Key(text string) string {
 	sum := sha256.Sum256([]byte(text))

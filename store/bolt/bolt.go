@@ -102,8 +102,9 @@ type Store struct {
 }
 
 var (
-	_ store.Store      = (*Store)(nil)
-	_ store.ChangeFeed = (*Store)(nil)
+	_ store.Store       = (*Store)(nil)
+	_ store.ChangeFeed  = (*Store)(nil)
+	_ store.VectorCache = (*Store)(nil)
 )
 
 // Open opens the recall database at path, creating the file (mode 0600,

@@ -19,8 +19,9 @@
 // All walks the whole tree. Ignored silently: names starting with '.'
 // (.obsidian, .trash, .git, .recall, temp files) and files not ending in
 // ".md" (attachments). Nothing that could hold a note is silently
-// invisible: All yields an error item wrapping ErrMalformed that names the
-// path and the reason for every "*.md" file it cannot map — a file or
+// invisible: All yields an error item wrapping ErrMalformed (which wraps
+// store.ErrUnreadable, the error every backend uses for one entry it
+// cannot read) that names the path and the reason for every "*.md" file it cannot map — a file or
 // folder name that breaks the rules of store.ValidateKey, a name not in
 // Unicode NFC (on a file system that keeps the forms apart, such as
 // Linux's), a folder more than store.MaxCategoryDepth levels deep, a

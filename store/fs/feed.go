@@ -6,7 +6,10 @@ import (
 	"github.com/recallhq/recall/store"
 )
 
-var _ store.ChangeFeed = (*Store)(nil)
+var (
+	_ store.ChangeFeed  = (*Store)(nil)
+	_ store.VectorCache = (*Store)(nil)
+)
 
 // The change feed (store.ChangeFeed). The Store keeps an in-memory
 // store.ChangeLog: each write through it records its key as it raises the

@@ -145,7 +145,6 @@ func TestPutRejectsMeta(t *testing.T) {
 		key  string // FieldError.Value: what is wrong
 	}{
 		{"reserved extra key", store.Meta{Extra: map[string]any{"created": "yesterday"}}, "created"},
-		{"bad UTF-8 tag", store.Meta{Tags: []string{"ok", "a\xffb"}}, "tags"},
 		{"bad UTF-8 extra key", store.Meta{Extra: map[string]any{"k\xff": 1}}, "k\xff"},
 		{"bad UTF-8 nested key", store.Meta{Extra: map[string]any{"m": map[string]int{"\xff": 1}}}, "m"},
 		{"unencodable value", store.Meta{Extra: map[string]any{"f": func() {}}}, "f"},
@@ -160,6 +159,10 @@ func TestPutRejectsMeta(t *testing.T) {
 			t.Errorf("%s: Put = %v, want a FieldError for meta %q", tc.desc, err, tc.key)
 		}
 	}
+	var fe *store.FieldError
+	if err := s.Put(ctx, store.Entry{Category: "c", Name: "n", Content: "x", Meta: store.Meta{Tags: []string{"ok", "a\xffb"}}}); !errors.As(err, &fe) || fe.Field != "tags" {
+		t.Errorf("Put with a tag of bad UTF-8 = %v, want a FieldError for the tag", err)
+	}
 	if _, err := os.Stat(filepath.Join(s.root, "c")); !errors.Is(err, iofs.ErrNotExist) {
 		t.Errorf("rejected Puts left something behind: %v", err)
 	}
@@ -172,8 +175,8 @@ func TestPutOverMalformedFile(t *testing.T) {
 	s := openTemp(t)
 	path := filepath.Join(s.root, "c", "n.md")
 	writeFile(t, path, "---\ntags: [unclosed\n---\nbody")
-	if _, err := s.Get(ctx, "c", "n"); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), path) {
-		t.Fatalf("Get of broken file = %v, want ErrMalformed naming %s", err, path)
+	if _, err := s.Get(ctx, "c", "n"); !errors.Is(err, ErrMalformed) || !errors.Is(err, store.ErrUnreadable) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Get of broken file = %v, want ErrMalformed and store.ErrUnreadable naming %s", err, path)
 	}
 	if err := s.Put(ctx, store.Entry{Category: "c", Name: "n", Content: "fixed"}); err != nil {
 		t.Fatal(err)
@@ -674,4 +677,16 @@ func TestIsTempName(t *testing.T) {
 
 func TestKeyLister(t *testing.T) {
 	storetest.RunKeyLister(t, func(t *testing.T) store.Store { return openTemp(t) })
+}
+
+// A file whose front matter cannot be parsed behaves as a damaged entry
+// does on every backend.
+func TestDamagedEntryConformance(t *testing.T) {
+	storetest.RunDamaged(t, func(t *testing.T) store.Store { return openTemp(t) }, func(t *testing.T, s store.Store, k store.Key) {
+		path, err := s.(*Store).Path(k.Category, k.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, path, "---\ntags: [unclosed\n---\nbody")
+	})
 }

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -160,19 +159,12 @@ type Store struct {
 	trimOnce  sync.Once
 }
 
-// Compile-time checks of the capabilities the store offers. The last is
-// the vector backend of package embed/cache (cache.Backend), spelled out
-// so that this package does not import embed; vectors_test.go checks it
-// against cache.Backend itself.
+// Compile-time checks of the capabilities the store offers.
 var (
-	_ store.Store      = (*Store)(nil)
-	_ store.Batcher    = (*Store)(nil)
-	_ store.ChangeFeed = (*Store)(nil)
-	_ interface {
-		LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error
-		PutVectors(ctx context.Context, model string, keys []string, vecs [][]float32) error
-		DeleteVectors(ctx context.Context, model string, keys []string) error
-	} = (*Store)(nil)
+	_ store.Store       = (*Store)(nil)
+	_ store.Batcher     = (*Store)(nil)
+	_ store.ChangeFeed  = (*Store)(nil)
+	_ store.VectorCache = (*Store)(nil)
 )
 
 // Open connects to the database connString names, a URL
@@ -517,11 +509,8 @@ func prepare(op string, e store.Entry) ([]any, error) {
 	if tags == nil {
 		tags = []string{}
 	}
-	for _, t := range tags {
-		if strings.IndexByte(t, 0) >= 0 || !utf8.ValidString(t) {
-			return nil, wrap(&store.FieldError{Field: "tags", Value: t, Reason: "holds a NUL byte or invalid UTF-8"})
-		}
-	}
+	// store.Validate refused tags with NUL (a control character) or
+	// invalid UTF-8.
 	var extra []byte
 	if len(e.Meta.Extra) > 0 {
 		var err error
@@ -656,7 +645,7 @@ type item struct {
 func decodeItem(cat, name string, r row) item {
 	it := item{cat: cat, name: name}
 	if err := store.ValidateKey(cat, name); err != nil {
-		it.err = fmt.Errorf("all: row %q/%q: %w", cat, name, err)
+		it.err = fmt.Errorf("all: row %q/%q: %w: %w", cat, name, store.ErrUnreadable, err)
 		return it
 	}
 	e, err := r.entry(cat, name)

@@ -216,3 +216,17 @@ func TestAllReportsBadRows(t *testing.T) {
 func TestKeyLister(t *testing.T) {
 	storetest.RunKeyLister(t, func(t *testing.T) store.Store { return openNew(t) })
 }
+
+// A row recall cannot serve (content over the bound, written by hand)
+// behaves as a damaged entry does on every backend.
+func TestDamagedEntry(t *testing.T) {
+	testURL(t)
+	storetest.RunDamaged(t, func(t *testing.T) store.Store { return openNew(t) }, func(t *testing.T, s store.Store, k store.Key) {
+		tbl := s.(*Store).q.schema
+		_, err := adminPool(t).Exec(ctx, `UPDATE "`+tbl+`".entries SET content = repeat('x', $3) WHERE category = $1 AND name = $2`,
+			k.Category, k.Name, store.MaxContentBytes+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}

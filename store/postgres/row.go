@@ -33,8 +33,13 @@ func scanRow(r pgx.Row) (row, bool, error) {
 	return x, true, nil
 }
 
-// entry builds the store.Entry of the row. Times read back in UTC.
+// entry builds the store.Entry of the row. Times read back in UTC. A row
+// recall would not have written (content over store.MaxContentBytes, put
+// there by hand) is not served: its error wraps store.ErrUnreadable.
 func (r row) entry(category, name string) (store.Entry, error) {
+	if err := store.ValidateContent(r.content); err != nil {
+		return store.Entry{}, fmt.Errorf("%w: %v", store.ErrUnreadable, err)
+	}
 	e := store.Entry{Category: category, Name: name, Content: r.content}
 	if len(r.tags) > 0 {
 		e.Meta.Tags = r.tags
@@ -58,7 +63,7 @@ func decodeExtra(raw []byte) (map[string]any, error) {
 	dec.UseNumber()
 	var extra map[string]any
 	if err := dec.Decode(&extra); err != nil {
-		return nil, fmt.Errorf("extra metadata is not a JSON object: %v", err)
+		return nil, fmt.Errorf("%w: extra metadata is not a JSON object: %v", store.ErrUnreadable, err)
 	}
 	for k, v := range extra {
 		extra[k] = store.NormaliseNumbers(v)

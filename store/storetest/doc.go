@@ -15,6 +15,9 @@
 // writes from its loop body, metadata round trips, concurrent readers and
 // writers (run it under -race), and ErrClosed after Close.
 //
+// RunDamaged checks the rule for a damaged entry that store.Store states,
+// given a function that damages one stored entry behind the backend's back.
+//
 // RunVectors does the same for the optional vector-cache capability
 // (LoadVectors, PutVectors, DeleteVectors; see package embed/cache): models
 // never mix, vectors round-trip bit for bit and survive a reopen, vector

@@ -19,9 +19,7 @@ import (
 // VectorBackend is the optional vector-cache capability (see package embed/cache).
 type VectorBackend interface {
 	store.Store
-	LoadVectors(ctx context.Context, model string, fn func(key string, vec []float32) error) error
-	PutVectors(ctx context.Context, model string, keys []string, vecs [][]float32) error
-	DeleteVectors(ctx context.Context, model string, keys []string) error
+	store.VectorCache
 }
 
 // RunVectors runs the vector conformance tests. open returns a new empty
