@@ -32,6 +32,13 @@ type Options struct {
 	// entries waiting for a vector; 0 means 256. When it overflows, the
 	// fill falls back to one sync of the whole index.
 	FillQueue int
+	// RefillHint ends the line a Memory that was never started (a
+	// one-shot command) logs when it finds its vector cache damaged: it
+	// runs no fill, so it says how the user gets the lost vectors back
+	// (the CLI: "run `recall embed`"). Empty, the line says only that
+	// nothing was re-embedded. A started Memory re-embeds them itself, in
+	// the background, and says so.
+	RefillHint string
 }
 
 // Memory is one store served to agents: the operations the CLI, the HTTP
@@ -51,6 +58,9 @@ type Memory struct {
 	unreadable atomic.Int64
 	indexed    atomic.Bool
 
+	refillHint string
+	running    atomic.Bool // set by Start: the fill runs
+
 	mu      sync.Mutex
 	started bool
 	stop    context.CancelFunc
@@ -62,7 +72,7 @@ type Memory struct {
 // vector fill). The caller keeps ownership of st and closes it after
 // Close.
 func New(st store.Store, opts Options) *Memory {
-	m := &Memory{st: st, log: opts.Log}
+	m := &Memory{st: st, log: opts.Log, refillHint: opts.RefillHint}
 	if m.log == nil {
 		m.log = log.New(io.Discard, "", 0)
 	}
@@ -109,12 +119,23 @@ func (m *Memory) logf(format string, args ...any) { m.log.Printf(format, args...
 // vectorsDropped runs when loading the vector cache found damaged records
 // and dropped them: it says so, and asks the fill for a pass over the
 // whole index, which embeds every entry missing a vector again (once the
-// Memory is started). Until then retrieve fuses over the vectors left, as
-// SPEC §6 allows: an entry without one adds nothing on the cosine side.
+// Memory is started: Start's first pass does it anyway). Until then
+// retrieve fuses over the vectors left, as SPEC §6 allows: an entry
+// without one adds nothing on the cosine side. A Memory that is not
+// running says that nothing is re-embedded, and Options.RefillHint.
 func (m *Memory) vectorsDropped(model string, n int) {
-	m.logf("vector cache for %s was damaged: dropped %s; re-embedding the entries that lost their vector",
-		model, plural(n, "record", "records"))
 	m.fill.syncAll()
+	if m.running.Load() {
+		m.logf("vector cache for %s was damaged: dropped %s; re-embedding the entries that lost their vector in the background",
+			model, plural(n, "record", "records"))
+		return
+	}
+	hint := ""
+	if m.refillHint != "" {
+		hint = "; " + m.refillHint
+	}
+	m.logf("vector cache for %s was damaged: dropped %s; the entries that lost their vector are ranked without it, and not re-embedded now%s",
+		model, plural(n, "record", "records"), hint)
 }
 
 // watcher is a store that notices edits made behind its back and raises
@@ -144,6 +165,7 @@ func (m *Memory) Start(ctx context.Context) error {
 		}
 	}
 	if m.fill != nil {
+		m.running.Store(true)
 		m.wg.Go(func() { m.fill.run(ctx) })
 	}
 	m.wg.Go(func() { m.warm(ctx) })
