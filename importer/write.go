@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/recallhq/recall/store"
-	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 // batchSize is how many new entries go to the store in one PutBatch.
@@ -191,8 +190,8 @@ func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Repor
 		next.Meta.Created = want.Meta.Created
 		return next, nil
 	})
-	if errors.Is(err, fsstore.ErrMalformed) && ctx.Err() == nil {
-		// A stored file that cannot be parsed (a bad hand edit): the
+	if errors.Is(err, store.ErrUnreadable) && ctx.Err() == nil {
+		// A stored entry that cannot be read (a bad hand edit, a damaged record): the
 		// imported note replaces it, as `recall add` would.
 		outcome = &rep.Updated
 		err = st.Put(ctx, e)

@@ -15,7 +15,6 @@ import (
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
-	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 // Options configure a Memory. The zero value is ready to use: pure BM25,
@@ -286,11 +285,11 @@ func (m *Memory) available() error {
 func IndexedText(name, content string) string { return name + " " + content }
 
 // unreadable reports whether err is about one entry the store cannot
-// parse (a hand-edited file with broken front matter) rather than about
-// the store as a whole. It is the one place recall looks at a backend's
-// own error for this.
-func unreadable(err error) bool { return errors.Is(err, fsstore.ErrMalformed) }
+// read (a hand-edited file with broken front matter, a bolt record that
+// fails its checksum) rather than about the store as a whole: an error
+// wrapping store.ErrUnreadable, which every backend uses for this.
+func unreadable(err error) bool { return errors.Is(err, store.ErrUnreadable) }
 
 // Unreadable reports whether err concerns one entry the store cannot read
-// (see store/fs.ErrMalformed), as opposed to the store as a whole.
+// (see store.ErrUnreadable), as opposed to the store as a whole.
 func Unreadable(err error) bool { return unreadable(err) }

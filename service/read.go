@@ -128,6 +128,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			case errors.Is(err, store.ErrNotFound): // deleted since the snapshot
 			case unreadable(err):
 				page.Skipped++
+				m.logf("list: skipped %s", oneLine(err.Error()))
 			default:
 				return ListPage{}, err
 			}
@@ -152,7 +153,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			case err == nil:
 				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, TokensEst(e), MetaObject(e.Meta)})
 			case errors.Is(err, store.ErrNotFound): // deleted since the listing
-			case unreadable(err) || errors.Is(err, store.ErrCorrupt):
+			case unreadable(err):
 				page.Skipped++
 				m.logf("list: skipped %s", oneLine(err.Error()))
 			default:

@@ -39,7 +39,8 @@ type AddRequest struct {
 // keeps the created time and every metadata key recall does not interpret,
 // and keeps the tags unless req.Tags is non-nil. The read and the write
 // are one atomic store.Update, so a concurrent tag change is never lost.
-// An existing file the store cannot parse (store/fs.ErrMalformed) is
+// An existing entry the store cannot read (store.ErrUnreadable: a file
+// with broken front matter, a bolt record that fails its checksum) is
 // replaced outright: there is no metadata to keep.
 func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 	if err := store.ValidateKey(req.Category, req.Name); err != nil {

@@ -25,6 +25,13 @@ var (
 	// structure is damaged. The message names the entry or the file. A
 	// damaged entry is reported, never served.
 	ErrCorrupt = errors.New("damaged")
+	// ErrUnreadable is wrapped by every error a backend yields for one
+	// stored entry it cannot read or will not serve: a folder store's file
+	// with broken front matter, a bolt record that fails its checksum, a
+	// PostgreSQL row whose metadata does not decode. It concerns that entry
+	// alone, not the store as a whole: a consumer skips the entry, counts
+	// it, and keeps going. Such an error may wrap ErrCorrupt as well.
+	ErrUnreadable = errors.New("unreadable entry")
 	// ErrUnavailable is wrapped by errors of a store that cannot be reached
 	// at all (a folder store whose root was removed or unmounted, a
 	// database that does not answer), as opposed to one that is reachable

@@ -49,7 +49,7 @@ func errorFor(err error) *Error {
 	case errors.Is(err, store.ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return &Error{Status: http.StatusServiceUnavailable, Message: "the server is shutting down: " + err.Error()}
 	case service.Unreadable(err):
-		return &Error{Status: http.StatusInternalServerError, Message: "the entry's file cannot be read: " + err.Error()}
+		return &Error{Status: http.StatusInternalServerError, Message: "the stored entry cannot be read: " + err.Error()}
 	default:
 		return &Error{Status: http.StatusInternalServerError, Message: err.Error()}
 	}

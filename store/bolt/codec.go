@@ -12,10 +12,17 @@ import (
 	"github.com/recallhq/recall/store"
 )
 
-// errCorrupt is wrapped by every decoding failure, so a caller of decodeValue
-// can tell a damaged record from other trouble. It is store.ErrCorrupt, so
-// callers outside the package test for that.
-var errCorrupt = store.ErrCorrupt
+// errCorrupt is wrapped by every failure to decode an entry's key or
+// value, so a caller of decodeValue can tell a damaged record from other
+// trouble. Its message is store.ErrCorrupt's ("damaged"), and it wraps both
+// store.ErrCorrupt and store.ErrUnreadable: the record is damaged, and it
+// concerns that one entry, which callers skip.
+var errCorrupt error = damagedEntry{}
+
+type damagedEntry struct{}
+
+func (damagedEntry) Error() string   { return store.ErrCorrupt.Error() }
+func (damagedEntry) Unwrap() []error { return []error{store.ErrCorrupt, store.ErrUnreadable} }
 
 // Keys of the entries bucket are category + NUL + name. Validation forbids
 // NUL in both, so the split is unambiguous, and bbolt's byte order groups the

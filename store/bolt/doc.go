@@ -33,7 +33,8 @@
 //
 // Each entry value carries the CRC-32C of its key and record. A value (or
 // key) that fails it is reported, never served: Get and Update return an
-// error wrapping store.ErrCorrupt that names the entry and the file, All
+// error wrapping store.ErrCorrupt and store.ErrUnreadable (one entry,
+// not the whole store) that names the entry and the file, All
 // yields one such error item for it and goes on. A Put over a damaged
 // entry replaces it (its creation time is lost).
 //

@@ -236,14 +236,14 @@ func TestDamagedValueNotServed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, err := s.Get(ctx, "a/b", "x"); !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), "a/b:x") || !strings.Contains(err.Error(), s.Path()) {
-		t.Errorf("Get of a damaged value = %q, %v; want ErrCorrupt naming the entry and file", e.Content, err)
+	if e, err := s.Get(ctx, "a/b", "x"); !errors.Is(err, store.ErrCorrupt) || !errors.Is(err, store.ErrUnreadable) || !strings.Contains(err.Error(), "a/b:x") || !strings.Contains(err.Error(), s.Path()) {
+		t.Errorf("Get of a damaged value = %q, %v; want ErrCorrupt and ErrUnreadable naming the entry and file", e.Content, err)
 	}
 	n := 0
 	for e, err := range s.All(ctx) {
 		if err != nil {
 			n++
-			if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(err.Error(), "a/b:x") {
+			if !errors.Is(err, store.ErrCorrupt) || !errors.Is(err, store.ErrUnreadable) || !strings.Contains(err.Error(), "a/b:x") {
 				t.Errorf("All error %v", err)
 			}
 		} else if e.Name != "y" {
@@ -255,8 +255,8 @@ func TestDamagedValueNotServed(t *testing.T) {
 	}
 	if err := s.Update(ctx, "a/b", "x", func(old store.Entry, found bool) (store.Entry, error) {
 		return old, nil
-	}); !errors.Is(err, store.ErrCorrupt) {
-		t.Errorf("Update over a damaged value = %v, want ErrCorrupt", err)
+	}); !errors.Is(err, store.ErrCorrupt) || !errors.Is(err, store.ErrUnreadable) {
+		t.Errorf("Update over a damaged value = %v, want ErrCorrupt and ErrUnreadable", err)
 	}
 	mustPut(t, s, "a/b", "x", "repaired")
 	if e, err := s.Get(ctx, "a/b", "x"); err != nil || e.Content != "repaired" {
@@ -387,7 +387,7 @@ func TestDamageWhileOpen(t *testing.T) {
 			break
 		}
 	}
-	if !errors.Is(first, store.ErrCorrupt) || !strings.Contains(first.Error(), "store file "+path+" is damaged") {
+	if !errors.Is(first, store.ErrCorrupt) || errors.Is(first, store.ErrUnreadable) || !strings.Contains(first.Error(), "store file "+path+" is damaged") {
 		t.Fatalf("Get on a file truncated under the store = %v, want ErrCorrupt naming the file", first)
 	}
 	if _, err := s.Revision(ctx); !errors.Is(err, store.ErrCorrupt) {

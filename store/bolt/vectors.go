@@ -44,21 +44,21 @@ func appendVector(b []byte, vec []float32) []byte {
 }
 
 // checkVector returns the dimension of a well-formed value, or an error
-// wrapping errCorrupt. It never trusts the stored dim beyond len(v).
+// wrapping store.ErrCorrupt. It never trusts the stored dim beyond len(v).
 func checkVector(v []byte) (int, error) {
 	if len(v) < 1+4+4 {
-		return 0, fmt.Errorf("%w: vector value of %d bytes", errCorrupt, len(v))
+		return 0, fmt.Errorf("%w: vector value of %d bytes", store.ErrCorrupt, len(v))
 	}
 	if v[0] != vectorVersion {
-		return 0, fmt.Errorf("%w: vector format version %d", errCorrupt, v[0])
+		return 0, fmt.Errorf("%w: vector format version %d", store.ErrCorrupt, v[0])
 	}
 	dim := binary.LittleEndian.Uint32(v[1:])
 	if dim == 0 || dim > store.MaxVectorDim || uint64(len(v)) != 1+4+4*uint64(dim)+4 {
-		return 0, fmt.Errorf("%w: vector of dim %d in %d bytes", errCorrupt, dim, len(v))
+		return 0, fmt.Errorf("%w: vector of dim %d in %d bytes", store.ErrCorrupt, dim, len(v))
 	}
 	body := v[:len(v)-4]
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(v[len(body):]) {
-		return 0, fmt.Errorf("%w: vector checksum mismatch", errCorrupt)
+		return 0, fmt.Errorf("%w: vector checksum mismatch", store.ErrCorrupt)
 	}
 	return int(dim), nil
 }

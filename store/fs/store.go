@@ -18,8 +18,14 @@ import (
 // ErrMalformed is wrapped by errors about a file or folder under the root
 // that cannot be read as an entry: broken front matter, content that is
 // not valid UTF-8 or too large, a name that breaks the rules of
-// store.ValidateName. The message names the path.
-var ErrMalformed = errors.New("malformed entry")
+// store.ValidateName. The message names the path. It wraps
+// store.ErrUnreadable, which is what callers outside this package test for.
+var ErrMalformed error = malformedEntry{}
+
+type malformedEntry struct{}
+
+func (malformedEntry) Error() string { return "malformed entry" }
+func (malformedEntry) Unwrap() error { return store.ErrUnreadable }
 
 // defaultStaleTempAge is how old a leftover temp file must be before it is
 // removed. A write holds its temp file for milliseconds; a minute leaves

@@ -172,8 +172,8 @@ func TestPutOverMalformedFile(t *testing.T) {
 	s := openTemp(t)
 	path := filepath.Join(s.root, "c", "n.md")
 	writeFile(t, path, "---\ntags: [unclosed\n---\nbody")
-	if _, err := s.Get(ctx, "c", "n"); !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), path) {
-		t.Fatalf("Get of broken file = %v, want ErrMalformed naming %s", err, path)
+	if _, err := s.Get(ctx, "c", "n"); !errors.Is(err, ErrMalformed) || !errors.Is(err, store.ErrUnreadable) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Get of broken file = %v, want ErrMalformed and store.ErrUnreadable naming %s", err, path)
 	}
 	if err := s.Put(ctx, store.Entry{Category: "c", Name: "n", Content: "fixed"}); err != nil {
 		t.Fatal(err)

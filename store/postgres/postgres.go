@@ -656,7 +656,7 @@ type item struct {
 func decodeItem(cat, name string, r row) item {
 	it := item{cat: cat, name: name}
 	if err := store.ValidateKey(cat, name); err != nil {
-		it.err = fmt.Errorf("all: row %q/%q: %w", cat, name, err)
+		it.err = fmt.Errorf("all: row %q/%q: %w: %w", cat, name, store.ErrUnreadable, err)
 		return it
 	}
 	e, err := r.entry(cat, name)

@@ -58,7 +58,7 @@ func decodeExtra(raw []byte) (map[string]any, error) {
 	dec.UseNumber()
 	var extra map[string]any
 	if err := dec.Decode(&extra); err != nil {
-		return nil, fmt.Errorf("extra metadata is not a JSON object: %v", err)
+		return nil, fmt.Errorf("%w: extra metadata is not a JSON object: %v", store.ErrUnreadable, err)
 	}
 	for k, v := range extra {
 		extra[k] = store.NormaliseNumbers(v)
