@@ -61,8 +61,8 @@ func (s *Store) Keys(ctx context.Context, category string) iter.Seq2[store.Key, 
 					}
 					n++
 					next = k
-					if err := store.ValidateKey(k.Category, k.Name); err != nil {
-						batch = append(batch, item{err: fmt.Errorf("keys: row %q/%q: %w", k.Category, k.Name, err)})
+					if err := checkStoredKey(k.Category, k.Name); err != nil {
+						batch = append(batch, item{err: fmt.Errorf("keys: %w", err)})
 						continue
 					}
 					batch = append(batch, item{k: k})

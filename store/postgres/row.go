@@ -12,18 +12,45 @@ import (
 	"github.com/recallhq/recall/store"
 )
 
+// MaxReadMetaBytes bounds the metadata of a row the store serves, as
+// PostgreSQL prints it: the text of the tags array plus that of the extra
+// jsonb. It is four times store.MaxMetaBytes, which Put measures as JSON,
+// because PostgreSQL prints jsonb with a space after each ':' and ','
+// and numbers in full (1e300 is 301 digits), so that what recall writes
+// always reads back; it stops rows written with SQL (a million tags, a
+// 50 MB object) from being read at all.
+const MaxReadMetaBytes = 4 * store.MaxMetaBytes
+
+// readCols are the columns a read selects, in the order scan expects: the
+// sizes first, then the values, each NULL when its size is over the
+// bound, so that an oversized row costs the client a few bytes, never its
+// contents (octet_length of a text reads only its header).
+var readCols = fmt.Sprintf(`octet_length(content),
+	CASE WHEN octet_length(content) <= %[1]d THEN content END,
+	octet_length(tags::text) + COALESCE(octet_length(extra::text), 0),
+	CASE WHEN octet_length(tags::text) + COALESCE(octet_length(extra::text), 0) <= %[2]d THEN tags END,
+	created, updated,
+	CASE WHEN octet_length(tags::text) + COALESCE(octet_length(extra::text), 0) <= %[2]d THEN extra END`,
+	store.MaxContentBytes, MaxReadMetaBytes)
+
 // row is the stored part of an entry as read from the entries table.
 type row struct {
-	content          string
-	tags             []string
-	created, updated time.Time
-	extra            []byte // jsonb text, nil for NULL
+	contentLen, metaLen int64   // as stored
+	content             *string // nil when over store.MaxContentBytes
+	tags                []string
+	created, updated    time.Time
+	extra               []byte // jsonb text, nil for NULL (or over the bound)
+}
+
+// dest returns the scan destinations of readCols.
+func (x *row) dest() []any {
+	return []any{&x.contentLen, &x.content, &x.metaLen, &x.tags, &x.created, &x.updated, &x.extra}
 }
 
 // scanRow reads one row of a get query; found is false when there is none.
 func scanRow(r pgx.Row) (row, bool, error) {
 	var x row
-	err := r.Scan(&x.content, &x.tags, &x.created, &x.updated, &x.extra)
+	err := r.Scan(x.dest()...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return row{}, false, nil
 	}
@@ -33,9 +60,18 @@ func scanRow(r pgx.Row) (row, bool, error) {
 	return x, true, nil
 }
 
-// entry builds the store.Entry of the row. Times read back in UTC.
+// entry builds the store.Entry of the row. Times read back in UTC. A row
+// over the bounds is an error wrapping store.ErrUnreadable.
 func (r row) entry(category, name string) (store.Entry, error) {
-	e := store.Entry{Category: category, Name: name, Content: r.content}
+	if r.contentLen > store.MaxContentBytes || r.content == nil {
+		return store.Entry{}, fmt.Errorf("%w: content is %d bytes, the limit is %d (written outside recall)",
+			store.ErrUnreadable, r.contentLen, store.MaxContentBytes)
+	}
+	if r.metaLen > MaxReadMetaBytes {
+		return store.Entry{}, fmt.Errorf("%w: tags and extra metadata are %d bytes, the limit is %d (written outside recall)",
+			store.ErrUnreadable, r.metaLen, MaxReadMetaBytes)
+	}
+	e := store.Entry{Category: category, Name: name, Content: *r.content}
 	if len(r.tags) > 0 {
 		e.Meta.Tags = r.tags
 	}
@@ -49,6 +85,22 @@ func (r row) entry(category, name string) (store.Entry, error) {
 		e.Meta.Extra = extra
 	}
 	return e, nil
+}
+
+// checkStoredKey reports a row whose identity recall would neither write
+// nor find: one that breaks the naming rules, or is not in Unicode NFC
+// (SPEC §1: identities are NFC; psql may write a macOS file name's NFD).
+// Such a row is an unreadable entry, named, never served; Delete of its
+// name, in either form, removes it.
+func checkStoredKey(category, name string) error {
+	if err := store.ValidateKey(category, name); err != nil {
+		return fmt.Errorf("row %q/%q: %w: %w", category, name, store.ErrUnreadable, err)
+	}
+	if c, n := store.NormalizeKey(category, name); c != category || n != name {
+		return fmt.Errorf("row %q/%q: %w: its identity is not in Unicode NFC, the form recall writes and looks up (written outside recall); recall rm %s removes it",
+			category, name, store.ErrUnreadable, store.Key{Category: c, Name: n})
+	}
+	return nil
 }
 
 // decodeExtra reads the extra metadata as store/bolt does: numbers that
