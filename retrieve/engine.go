@@ -127,6 +127,8 @@ type Engine struct {
 	lineage    uint64
 	compacting bool
 	touched    []store.Key
+	bad        unreadableSet
+	badCount   atomic.Int64 // len of bad, for Unreadable
 
 	stopFollow func()
 	closeOnce  sync.Once
@@ -381,6 +383,7 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 		case ctx.Err() != nil || errors.Is(err, store.ErrClosed):
 			return nil, fmt.Errorf("read changed entry %s: %w", k, err)
 		}
+		e.noteRead(k, err)
 	}
 	if len(cs.Keys) > bulkApply {
 		m := make(map[store.Key]index.Input, s.Count()+len(cs.Keys))
@@ -468,6 +471,7 @@ func (e *Engine) rebuildLocked(ctx context.Context, cached bool) (*index.Snapsho
 		}
 		e.save(s, stats)
 	}
+	e.resetUnreadable(stats.Skipped)
 	var since uint64
 	if cur := e.snap.Load(); cur != nil {
 		since = cur.Revision()

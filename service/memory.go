@@ -51,11 +51,10 @@ type Memory struct {
 	vectors *cache.Cache // nil without an embedder
 	fill    *filler      // nil without an embedder
 
-	// unreadable counts the entries the last full index build could not
-	// read; indexed is set once a build finished (List may then page the
-	// index instead of reading the store).
-	unreadable atomic.Int64
-	indexed    atomic.Bool
+	// indexed is set once a build finished (List may then page the index
+	// instead of reading the store). The count of unreadable entries is
+	// the engine's (retrieve.Engine.Unreadable).
+	indexed atomic.Bool
 
 	refillHint string
 	running    atomic.Bool // set by Start: the fill runs
@@ -212,7 +211,6 @@ func (m *Memory) warm(ctx context.Context) {
 		return
 	}
 	m.indexed.Store(true)
-	m.unreadable.Store(int64(len(stats.Skipped)))
 	for _, e := range stats.Skipped {
 		m.logf("index: skipped %s", oneLine(e.Error()))
 	}
@@ -228,8 +226,11 @@ type Health struct {
 	Revision uint64 `json:"revision"`
 	// Indexed tells whether the first index build has finished.
 	Indexed bool `json:"indexed"`
-	// Unreadable counts the entries the last full build could not read
-	// (for example hand-edited files with broken front matter).
+	// Unreadable counts the entries the index lacks because the store
+	// could not read them (hand-edited files with broken front matter,
+	// PostgreSQL rows over the bounds): those of the last full build, kept
+	// current by the change feed for stores whose errors name the entry
+	// (retrieve.Engine.Unreadable).
 	Unreadable int `json:"unreadable"`
 }
 
@@ -249,7 +250,7 @@ func (m *Memory) Health(ctx context.Context) (Health, error) {
 	if err := m.available(); err != nil {
 		return Health{}, err
 	}
-	return Health{Revision: rev, Indexed: m.indexed.Load(), Unreadable: int(m.unreadable.Load())}, nil
+	return Health{Revision: rev, Indexed: m.indexed.Load(), Unreadable: m.eng.Unreadable()}, nil
 }
 
 // folder is a store kept in a folder (store/fs): Path names an entry's

@@ -119,7 +119,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			}
 			return true
 		})
-		page.Skipped = int(m.unreadable.Load())
+		page.Skipped = m.eng.Unreadable()
 		for _, p := range sel.sorted() {
 			e, err := m.st.Get(ctx, p.key.Category, p.key.Name)
 			switch {

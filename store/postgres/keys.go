@@ -62,7 +62,7 @@ func (s *Store) Keys(ctx context.Context, category string) iter.Seq2[store.Key, 
 					n++
 					next = k
 					if err := checkStoredKey(k.Category, k.Name); err != nil {
-						batch = append(batch, item{err: fmt.Errorf("keys: %w", err)})
+						batch = append(batch, item{err: rowError{k, fmt.Errorf("keys: %w", err)}})
 						continue
 					}
 					batch = append(batch, item{k: k})

@@ -374,20 +374,23 @@ type errPassThrough struct{ err error }
 
 func (e errPassThrough) Error() string { return e.err.Error() }
 
-// Get returns the entry with the identity. An identity not in NFC is
-// looked up as given first: a row stored so (written with SQL) is the
-// unreadable entry All reports, and Get of the key the change feed names
-// says so too; else the NFC form is looked up.
+// Get returns the entry with the identity. An identity recall would not
+// write (not in NFC, or breaking the naming rules) is looked up as given
+// first: a row stored so (written with SQL) is the unreadable entry All
+// reports, and Get of the key the change feed names says so too. Else
+// the NFC form is looked up, and an invalid identity is an error.
 func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, error) {
 	rawCat, rawName := category, name
 	category, name = store.NormalizeKey(category, name) // SPEC §1: identities are NFC
 	op := "get " + store.Key{Category: category, Name: name}.String()
-	if err := store.ValidateKey(category, name); err != nil {
-		return store.Entry{}, fmt.Errorf("%s: %w", op, err)
+	invalid := store.ValidateKey(category, name)
+	probe := (rawCat != category || rawName != name || invalid != nil) && storable(rawCat) && storable(rawName)
+	if invalid != nil && !probe {
+		return store.Entry{}, fmt.Errorf("%s: %w", op, invalid)
 	}
 	var e store.Entry
 	err := s.use(ctx, op, func(ctx context.Context) error {
-		if rawCat != category || rawName != name {
+		if probe {
 			var one int
 			err := s.pool.QueryRow(ctx, s.q.exists, rawCat, rawName).Scan(&one)
 			if err == nil {
@@ -395,6 +398,9 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 			}
 			if !errors.Is(err, pgx.ErrNoRows) {
 				return err
+			}
+			if invalid != nil {
+				return errPassThrough{fmt.Errorf("%s: %w", op, invalid)}
 			}
 		}
 		r, found, err := scanRow(s.pool.QueryRow(ctx, s.q.get, category, name))
@@ -412,6 +418,10 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 	}
 	return e, nil
 }
+
+// storable reports whether a PostgreSQL text column can hold s (and so
+// whether looking it up can find anything).
+func storable(s string) bool { return s != "" && utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 // Put validates e and inserts or replaces the entry with its identity, in
 // one statement; the table's triggers bump the revision, log the change
@@ -703,13 +713,14 @@ type item struct {
 
 func decodeItem(cat, name string, r row) item {
 	it := item{cat: cat, name: name}
+	k := store.Key{Category: cat, Name: name}
 	if err := checkStoredKey(cat, name); err != nil {
-		it.err = fmt.Errorf("all: %w", err)
+		it.err = rowError{k, fmt.Errorf("all: %w", err)}
 		return it
 	}
 	e, err := r.entry(cat, name)
 	if err != nil {
-		it.err = fmt.Errorf("all: entry %s: %w", store.Key{Category: cat, Name: name}, err)
+		it.err = rowError{k, fmt.Errorf("all: entry %s: %w", k, err)}
 		return it
 	}
 	it.e = e

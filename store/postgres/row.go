@@ -87,6 +87,19 @@ func (r row) entry(category, name string) (store.Entry, error) {
 	return e, nil
 }
 
+// rowError is an error about one row, which it names by its identity as
+// stored (what the change feed names), so that a consumer can tell when
+// the same row is read again: retrieve.Engine keeps its count of
+// unreadable entries by it (the EntryKey method).
+type rowError struct {
+	key store.Key
+	err error
+}
+
+func (e rowError) Error() string       { return e.err.Error() }
+func (e rowError) Unwrap() error       { return e.err }
+func (e rowError) EntryKey() store.Key { return e.key }
+
 // checkStoredKey reports a row whose identity recall would neither write
 // nor find: one that breaks the naming rules, or is not in Unicode NFC
 // (SPEC §1: identities are NFC; psql may write a macOS file name's NFD).
