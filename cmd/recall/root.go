@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/service/mcptools"
 )
 
@@ -110,14 +111,9 @@ func execute(ctx context.Context, root *cobra.Command) int {
 }
 
 // oneLine folds a multi-line message (a YAML error, say) so that the error
-// stays one line on stderr.
-func oneLine(s string) string {
-	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
-	for i := range lines {
-		lines[i] = strings.TrimSpace(lines[i])
-	}
-	return strings.Join(lines, " ")
-}
+// stays one line on stderr, and escapes what a damaged file could have
+// put there (service.OneLine).
+func oneLine(s string) string { return service.OneLine(s) }
 
 // usageError is a command line that could not be understood.
 type usageError struct {
