@@ -192,3 +192,32 @@ func TestNonNFCRowsAreReportedAndRemovable(t *testing.T) {
 		t.Errorf("second delete: %v", err)
 	}
 }
+
+// Metas answers for each key in order, in one query, without the content:
+// a missing entry is ErrNotFound, a row over the bounds unreadable.
+func TestMetas(t *testing.T) {
+	s := openNew(t)
+	e := store.Entry{Category: "a", Name: "one", Content: "x"}
+	e.Meta.Tags = []string{"t"}
+	e.Meta.Extra = map[string]any{"n": 1}
+	if err := s.Put(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	rowsBySQL(t, s, fmt.Sprintf(`INSERT INTO {T} (category, name, content) VALUES ('a', 'big', repeat('x', %d))`, 8<<20))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := s.Metas(ctx, []store.Key{{Category: "a", Name: "big"}, {Category: "a", Name: "missing"}, {Category: "a", Name: "one"}, {Category: "a", Name: "bad:name"}})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+		t.Errorf("Metas allocated %d MB: the content was read", grew>>20)
+	}
+	if len(got) != 4 || !errors.Is(got[0].Err, store.ErrUnreadable) || !errors.Is(got[1].Err, store.ErrNotFound) ||
+		got[2].Err != nil || fmt.Sprint(got[2].Meta.Tags, got[2].Meta.Extra) != "[t] map[n:1]" || got[2].Meta.Updated.IsZero() ||
+		!errors.Is(got[3].Err, store.ErrInvalid) {
+		t.Fatalf("metas: %+v", got)
+	}
+}

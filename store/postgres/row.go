@@ -33,6 +33,15 @@ var readCols = fmt.Sprintf(`octet_length(content),
 	CASE WHEN octet_length(tags::text) + COALESCE(octet_length(extra::text), 0) <= %[2]d THEN extra END`,
 	store.MaxContentBytes, MaxReadMetaBytes)
 
+// metaCols are readCols without the content (its size only), for Metas;
+// the table is e.
+var metaCols = fmt.Sprintf(`octet_length(e.content),
+	octet_length(e.tags::text) + COALESCE(octet_length(e.extra::text), 0),
+	CASE WHEN octet_length(e.tags::text) + COALESCE(octet_length(e.extra::text), 0) <= %[1]d THEN e.tags END,
+	e.created, e.updated,
+	CASE WHEN octet_length(e.tags::text) + COALESCE(octet_length(e.extra::text), 0) <= %[1]d THEN e.extra END`,
+	MaxReadMetaBytes)
+
 // row is the stored part of an entry as read from the entries table.
 type row struct {
 	contentLen, metaLen int64   // as stored
@@ -63,28 +72,40 @@ func scanRow(r pgx.Row) (row, bool, error) {
 // entry builds the store.Entry of the row. Times read back in UTC. A row
 // over the bounds is an error wrapping store.ErrUnreadable.
 func (r row) entry(category, name string) (store.Entry, error) {
-	if r.contentLen > store.MaxContentBytes || r.content == nil {
-		return store.Entry{}, fmt.Errorf("%w: content is %d bytes, the limit is %d (written outside recall)",
+	m, err := r.meta()
+	if err != nil {
+		return store.Entry{}, err
+	}
+	if r.content == nil { // over the bound: meta said so
+		return store.Entry{}, fmt.Errorf("%w: content was not read", store.ErrUnreadable)
+	}
+	return store.Entry{Category: category, Name: name, Content: *r.content, Meta: m}, nil
+}
+
+// meta checks the row's bounds and builds its metadata.
+func (r row) meta() (store.Meta, error) {
+	var m store.Meta
+	if r.contentLen > store.MaxContentBytes {
+		return m, fmt.Errorf("%w: content is %d bytes, the limit is %d (written outside recall)",
 			store.ErrUnreadable, r.contentLen, store.MaxContentBytes)
 	}
 	if r.metaLen > MaxReadMetaBytes {
-		return store.Entry{}, fmt.Errorf("%w: tags and extra metadata are %d bytes, the limit is %d (written outside recall)",
+		return m, fmt.Errorf("%w: tags and extra metadata are %d bytes, the limit is %d (written outside recall)",
 			store.ErrUnreadable, r.metaLen, MaxReadMetaBytes)
 	}
-	e := store.Entry{Category: category, Name: name, Content: *r.content}
 	if len(r.tags) > 0 {
-		e.Meta.Tags = r.tags
+		m.Tags = r.tags
 	}
-	e.Meta.Created = r.created.UTC()
-	e.Meta.Updated = r.updated.UTC()
+	m.Created = r.created.UTC()
+	m.Updated = r.updated.UTC()
 	if len(r.extra) > 0 && !bytes.Equal(r.extra, []byte("null")) {
 		extra, err := decodeExtra(r.extra)
 		if err != nil {
-			return store.Entry{}, err
+			return store.Meta{}, err
 		}
-		e.Meta.Extra = extra
+		m.Extra = extra
 	}
-	return e, nil
+	return m, nil
 }
 
 // rowError is an error about one row, which it names by its identity as

@@ -169,7 +169,7 @@ type queries struct {
 	entriesTable    string
 
 	get, getForUpdate, upsert, insertNew, delete, revision string
-	exists, deleteUnnormalized                             string
+	exists, deleteUnnormalized, metas                      string
 	allFirst, allAfter                                     string
 	keysAll, keysCategory                                  string
 	changes, trim, listen                                  string
@@ -198,6 +198,9 @@ func newQueries(schema string) queries {
 		insertNew: r.Replace(ins + values + " ON CONFLICT (category, name) DO NOTHING"),
 		delete:    r.Replace("DELETE FROM {S}.entries WHERE category = $1 AND name = $2"),
 		exists:    r.Replace("SELECT 1 FROM {S}.entries WHERE category = $1 AND name = $2"),
+		metas: r.Replace(`SELECT k.i, ` + metaCols + `
+FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(category, name, i)
+JOIN {S}.entries e ON e.category = k.category AND e.name = k.name`),
 		deleteUnnormalized: r.Replace(`DELETE FROM {S}.entries
 WHERE NOT (category IS NFC NORMALIZED AND name IS NFC NORMALIZED)
 	AND normalize(category, NFC) = $1 AND normalize(name, NFC) = $2`),
