@@ -39,7 +39,7 @@ type Options struct {
 	Vectors DocVectors
 	// Alpha weighs BM25 against cosine: fused = α·mm(bm25) + (1−α)·mm(cos).
 	// Zero means the embedder's own recommendation when it has one (a
-	// DefaultAlpha() float64 method; the hash embedder's is 0.9), else
+	// DefaultAlpha() float64 method; hash, openai and ollama: 0.9), else
 	// fusion.DefaultAlpha (0.5). Values are clamped to (0, 1]: BM25 is
 	// never off.
 	Alpha float64
