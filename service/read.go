@@ -71,8 +71,10 @@ type ListPage struct {
 }
 
 // List returns one page of entries. A server (after Start) pages its
-// index: the cost is one pass over the index in memory plus one store read
-// per entry of the page, whatever the store's size. Without a built index
+// index: the cost is one pass over the index in memory plus a read of the
+// page's metadata, whatever the store's size: one call when the store is
+// a store.MetaReader (PostgreSQL: one query, no content read), else one
+// Get per entry of the page. Without a built index
 // List walks the store's keys (store.KeyLister: no entry read) and reads
 // the page's entries; then Total counts entries whose content is damaged
 // too, and Skipped the items that cannot be mapped plus the page's
