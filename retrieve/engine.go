@@ -39,7 +39,7 @@ type Options struct {
 	Vectors DocVectors
 	// Alpha weighs BM25 against cosine: fused = α·mm(bm25) + (1−α)·mm(cos).
 	// Zero means the embedder's own recommendation when it has one (a
-	// DefaultAlpha() float64 method; the hash embedder's is 0.9), else
+	// DefaultAlpha() float64 method; hash, openai and ollama: 0.9), else
 	// fusion.DefaultAlpha (0.5). Values are clamped to (0, 1]: BM25 is
 	// never off.
 	Alpha float64
@@ -147,6 +147,8 @@ type Engine struct {
 	lineage    uint64
 	compacting bool
 	touched    []store.Key
+	bad        unreadableSet
+	badCount   atomic.Int64 // len of bad, for Unreadable
 
 	stopFollow func()
 	closeOnce  sync.Once
@@ -424,6 +426,7 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 		case ctx.Err() != nil || errors.Is(err, store.ErrClosed):
 			return nil, fmt.Errorf("read changed entry %s: %w", k, err)
 		}
+		e.noteRead(k, err)
 	}
 	if len(cs.Keys) > bulkApply {
 		m := make(map[store.Key]index.Input, s.Count()+len(cs.Keys))
@@ -511,6 +514,7 @@ func (e *Engine) rebuildLocked(ctx context.Context, cached bool) (*index.Snapsho
 		}
 		e.save(s, stats)
 	}
+	e.resetUnreadable(stats.Skipped)
 	var since uint64
 	if cur := e.snap.Load(); cur != nil {
 		since = cur.Revision()

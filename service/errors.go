@@ -3,7 +3,10 @@ package service
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/recallhq/recall/store"
 )
@@ -66,12 +69,47 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// oneLine folds a multi-line message (a YAML error, say) into one line,
-// its control characters escaped (Visible): log lines echo stored bytes.
-func oneLine(s string) string {
+// oneLine is OneLine, for the Memory's log lines.
+func oneLine(s string) string { return OneLine(s) }
+
+// OneLine makes a diagnostic safe to print on a terminal or in a log: a
+// multi-line message (a YAML error, say) is folded into one line, and
+// bytes that came from a damaged file or row rather than from recall
+// cannot act on the terminal: every other control or non-printing
+// character is written as its Go escape (\x1b, \u202e) and every byte
+// that is not UTF-8 as \xNN. Printable text of any script is kept.
+func OneLine(s string) string {
 	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
 	for i := range lines {
 		lines[i] = strings.TrimSpace(lines[i])
 	}
-	return Visible(strings.Join(lines, " "))
+	return escapeNonPrint(strings.Join(lines, " "))
+}
+
+func escapeNonPrint(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != '\t') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\t' || unicode.IsPrint(r):
+			b.WriteString(s[i : i+size])
+		default:
+			q := strconv.QuoteRune(r) // '\x1b', '\u202e'
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
 }

@@ -31,6 +31,13 @@ type Options struct {
 	// entries waiting for a vector; 0 means 256. When it overflows, the
 	// fill falls back to one sync of the whole index.
 	FillQueue int
+	// RefillHint ends the line a Memory that was never started (a
+	// one-shot command) logs when it finds its vector cache damaged: it
+	// runs no fill, so it says how the user gets the lost vectors back
+	// (the CLI: "run `recall embed`"). Empty, the line says only that
+	// nothing was re-embedded. A started Memory re-embeds them itself, in
+	// the background, and says so.
+	RefillHint string
 }
 
 // Memory is one store served to agents: the operations the CLI, the HTTP
@@ -44,11 +51,13 @@ type Memory struct {
 	vectors *cache.Cache // nil without an embedder
 	fill    *filler      // nil without an embedder
 
-	// unreadable counts the entries the last full index build could not
-	// read; indexed is set once a build finished (List may then page the
-	// index instead of reading the store).
-	unreadable atomic.Int64
-	indexed    atomic.Bool
+	// indexed is set once a build finished (List may then page the index
+	// instead of reading the store). The count of unreadable entries is
+	// the engine's (retrieve.Engine.Unreadable).
+	indexed atomic.Bool
+
+	refillHint string
+	running    atomic.Bool // set by Start: the fill runs
 
 	mu      sync.Mutex
 	started bool
@@ -61,7 +70,7 @@ type Memory struct {
 // vector fill). The caller keeps ownership of st and closes it after
 // Close.
 func New(st store.Store, opts Options) *Memory {
-	m := &Memory{st: st, log: opts.Log}
+	m := &Memory{st: st, log: opts.Log, refillHint: opts.RefillHint}
 	if m.log == nil {
 		m.log = log.New(io.Discard, "", 0)
 	}
@@ -108,12 +117,23 @@ func (m *Memory) logf(format string, args ...any) { m.log.Printf(format, args...
 // vectorsDropped runs when loading the vector cache found damaged records
 // and dropped them: it says so, and asks the fill for a pass over the
 // whole index, which embeds every entry missing a vector again (once the
-// Memory is started). Until then retrieve fuses over the vectors left, as
-// SPEC §6 allows: an entry without one adds nothing on the cosine side.
+// Memory is started: Start's first pass does it anyway). Until then
+// retrieve fuses over the vectors left, as SPEC §6 allows: an entry
+// without one adds nothing on the cosine side. A Memory that is not
+// running says that nothing is re-embedded, and Options.RefillHint.
 func (m *Memory) vectorsDropped(model string, n int) {
-	m.logf("vector cache for %s was damaged: dropped %s; re-embedding the entries that lost their vector",
-		model, plural(n, "record", "records"))
 	m.fill.syncAll()
+	if m.running.Load() {
+		m.logf("vector cache for %s was damaged: dropped %s; re-embedding the entries that lost their vector in the background",
+			model, plural(n, "record", "records"))
+		return
+	}
+	hint := ""
+	if m.refillHint != "" {
+		hint = "; " + m.refillHint
+	}
+	m.logf("vector cache for %s was damaged: dropped %s; the entries that lost their vector are ranked without it, and not re-embedded now%s",
+		model, plural(n, "record", "records"), hint)
 }
 
 // watcher is a store that notices edits made behind its back and raises
@@ -143,6 +163,7 @@ func (m *Memory) Start(ctx context.Context) error {
 		}
 	}
 	if m.fill != nil {
+		m.running.Store(true)
 		m.wg.Go(func() { m.fill.run(ctx) })
 	}
 	m.wg.Go(func() { m.warm(ctx) })
@@ -190,7 +211,6 @@ func (m *Memory) warm(ctx context.Context) {
 		return
 	}
 	m.indexed.Store(true)
-	m.unreadable.Store(int64(len(stats.Skipped)))
 	for _, e := range stats.Skipped {
 		m.logf("index: skipped %s", oneLine(e.Error()))
 	}
@@ -206,8 +226,11 @@ type Health struct {
 	Revision uint64 `json:"revision"`
 	// Indexed tells whether the first index build has finished.
 	Indexed bool `json:"indexed"`
-	// Unreadable counts the entries the last full build could not read
-	// (for example hand-edited files with broken front matter).
+	// Unreadable counts the entries the index lacks because the store
+	// could not read them (hand-edited files with broken front matter,
+	// PostgreSQL rows over the bounds): those of the last full build, kept
+	// current by the change feed for stores whose errors name the entry
+	// (retrieve.Engine.Unreadable).
 	Unreadable int `json:"unreadable"`
 }
 
@@ -227,7 +250,7 @@ func (m *Memory) Health(ctx context.Context) (Health, error) {
 	if err := m.available(); err != nil {
 		return Health{}, err
 	}
-	return Health{Revision: rev, Indexed: m.indexed.Load(), Unreadable: int(m.unreadable.Load())}, nil
+	return Health{Revision: rev, Indexed: m.indexed.Load(), Unreadable: m.eng.Unreadable()}, nil
 }
 
 // folder is a store kept in a folder (store/fs): Path names an entry's

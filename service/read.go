@@ -71,8 +71,10 @@ type ListPage struct {
 }
 
 // List returns one page of entries. A server (after Start) pages its
-// index: the cost is one pass over the index in memory plus one store read
-// per entry of the page, whatever the store's size. Without a built index
+// index: the cost is one pass over the index in memory plus a read of the
+// page's metadata, whatever the store's size: one call when the store is
+// a store.MetaReader (PostgreSQL: one query, no content read), else one
+// Get per entry of the page. Without a built index
 // List walks the store's keys (store.KeyLister: no entry read) and reads
 // the page's entries; then Total counts entries whose content is damaged
 // too, and Skipped the items that cannot be mapped plus the page's
@@ -119,12 +121,16 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			}
 			return true
 		})
-		page.Skipped = int(m.unreadable.Load())
-		for _, p := range sel.sorted() {
-			e, err := m.st.Get(ctx, p.key.Category, p.key.Name)
-			switch {
+		page.Skipped = m.eng.Unreadable()
+		sorted := sel.sorted()
+		metas, err := m.pageMetas(ctx, sorted)
+		if err != nil {
+			return ListPage{}, err
+		}
+		for i, p := range sorted {
+			switch err := metas[i].Err; {
 			case err == nil:
-				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, p.tokens, MetaObject(e.Meta)})
+				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, p.tokens, MetaObject(metas[i].Meta)})
 			case errors.Is(err, store.ErrNotFound): // deleted since the snapshot
 			case unreadable(err):
 				page.Skipped++
@@ -216,6 +222,28 @@ func (m *Memory) Categories(ctx context.Context) ([]CategoryCount, error) {
 		out = append(out, CategoryCount{c, n})
 	}
 	slices.SortFunc(out, func(a, b CategoryCount) int { return strings.Compare(a.Category, b.Category) })
+	return out, nil
+}
+
+// pageMetas reads the metadata of a page's entries: in one call when the
+// store reads metadata apart from content (store.MetaReader: PostgreSQL,
+// one query per page), else with one Get each.
+func (m *Memory) pageMetas(ctx context.Context, page []pageEntry) ([]store.MetaResult, error) {
+	keys := make([]store.Key, len(page))
+	for i, p := range page {
+		keys[i] = p.key
+	}
+	if mr, ok := m.st.(store.MetaReader); ok {
+		return mr.Metas(ctx, keys)
+	}
+	out := make([]store.MetaResult, len(keys))
+	for i, k := range keys {
+		e, err := m.st.Get(ctx, k.Category, k.Name)
+		out[i] = store.MetaResult{Meta: e.Meta, Err: err}
+		if err != nil && !errors.Is(err, store.ErrNotFound) && !unreadable(err) {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 

@@ -191,3 +191,46 @@ func TestDamagedVectorCacheWithNothingLeftIsBM25(t *testing.T) {
 		t.Fatalf("log does not report the damage (%q):\n%s", want, logs.String())
 	}
 }
+
+// A started Memory says it re-embeds the lost vectors, and does; one never
+// started says it does not, and ends the line with Options.RefillHint.
+func TestDamagedVectorCacheMessageSaysWhatHappens(t *testing.T) {
+	ctx := context.Background()
+	root := damagedVectorStore(t, func(b []byte) []byte { return b[:len(b)-1] })
+	var logs syncBuffer
+	m, vec := openMemory(t, root, &logs)
+	if err := m.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for vec.Len() < 5 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the fill did not restore the lost vector: %d of 5\n%s", vec.Len(), logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), "re-embedding the entries that lost their vector in the background") {
+		t.Errorf("a started Memory does not say it re-embeds:\n%s", logs.String())
+	}
+
+	root = damagedVectorStore(t, func(b []byte) []byte { return b[:len(b)-1] })
+	st, err := fsstore.Open(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	emb, _ := hash.New(hash.Config{})
+	var one syncBuffer
+	m2 := service.New(st, service.Options{
+		Engine:     retrieve.Options{Embedder: emb, Vectors: cache.New(emb, st, cache.Options{})},
+		Log:        log.New(&one, "", 0),
+		RefillHint: "run the refill",
+	})
+	defer m2.Close()
+	if _, _, err := m2.Retrieve(ctx, service.RetrieveParams{Query: "coffee"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := one.String(); strings.Contains(s, "re-embedding") || !strings.Contains(s, "not re-embedded now; run the refill") {
+		t.Errorf("a one-shot Memory's line: %q", s)
+	}
+}

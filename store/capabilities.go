@@ -44,6 +44,26 @@ type KeyLister interface {
 	Keys(ctx context.Context, category string) iter.Seq2[Key, error]
 }
 
+// MetaReader reads the metadata of many entries without their content,
+// in one round trip where the backend keeps them apart (PostgreSQL: one
+// query per call), for a listing that shows metadata but no content (a
+// server's page of GET /v1/entries).
+//
+// Metas returns one result per key, in order: the entry's Meta, or Err
+// for that entry alone, wrapping ErrNotFound when it is missing and
+// ErrUnreadable when the store will not serve it (as Get would). The
+// call's own error concerns the store as a whole (closed, unavailable, a
+// cancelled ctx).
+type MetaReader interface {
+	Metas(ctx context.Context, keys []Key) ([]MetaResult, error)
+}
+
+// MetaResult is one entry's answer from MetaReader.Metas.
+type MetaResult struct {
+	Meta Meta
+	Err  error
+}
+
 // ChangeSet is what changed in a store between two revisions.
 //
 // Keys name the identities written (put, updated or deleted) after revision

@@ -18,6 +18,11 @@ const (
 	// MaxCategoryDepth bounds how many segments a category has.
 	MaxCategoryDepth = 8
 	MaxContentBytes  = 1 << 20
+	// MaxMetaBytes bounds an entry's metadata (tags and extra fields) as
+	// the JSON text of the tags list plus that of the extra object: the
+	// size of a folder store's front matter. Backends that can hold more
+	// (PostgreSQL) refuse to write more, and say how much they serve.
+	MaxMetaBytes = 256 << 10
 )
 
 // forbiddenRunes break links ([[a:b|c#d^e]]) or file names on some

@@ -105,12 +105,12 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 	if o.passes < -1 {
 		return usagef(cmd, "--passes must be -1 or more")
 	}
+	if err := o.embedder.validate(); err != nil { // the one --alpha rule, as retrieve's
+		return err
+	}
 	emb, err := o.embedder.build(o.app)
 	if err != nil {
 		return err
-	}
-	if o.embedder.alpha != 0 && (o.embedder.alpha < 0 || o.embedder.alpha > 1) {
-		return usagef(cmd, "--alpha %v is outside (0, 1]", o.embedder.alpha)
 	}
 	names := bench.SplitList(o.modes)
 	if len(names) == 0 {

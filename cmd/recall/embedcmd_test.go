@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/retrieve"
@@ -83,5 +86,42 @@ func TestEmbedNeedsAnEmbedder(t *testing.T) {
 	env := newCLI(t, map[string]string{"RECALL_EMBEDDER": "hash"})
 	if o := env.run("--store", path, "embed"); o.code != 0 {
 		t.Fatalf("RECALL_EMBEDDER=hash embed: %s", o.stderr)
+	}
+}
+
+// A one-shot retrieve that finds its vector cache damaged re-embeds
+// nothing (it runs no background fill): it says so and tells the user
+// what to run, and `recall embed` then restores exactly the lost vector.
+func TestOneShotRetrieveOnDamagedVectorsSaysRunEmbed(t *testing.T) {
+	path := copySample(t)
+	c := newCLI(t, nil)
+	o := c.run("--store", path, "embed", "--embedder", "hash")
+	n, _, _, _ := embedCounts(t, o.stderr)
+	files, _ := filepath.Glob(filepath.Join(path, ".recall", "vectors", "*.vec"))
+	if len(files) != 1 {
+		t.Fatalf("vector files: %v", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last record loses its last byte.
+	if err := os.WriteFile(files[0], b[:len(b)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o = c.run("--store", path, "retrieve", "海边", "--embedder", "hash")
+	if o.code != 0 {
+		t.Fatalf("retrieve: exit %d, %s", o.code, o.stderr)
+	}
+	if strings.Contains(o.stderr, "re-embedding") {
+		t.Errorf("a one-shot retrieve claims to re-embed: %q", o.stderr)
+	}
+	if !strings.Contains(o.stderr, "dropped 1 record") || !strings.Contains(o.stderr, "run `recall embed --embedder hash` to embed them again") {
+		t.Errorf("stderr does not report the damage and the way out: %q", o.stderr)
+	}
+	// Nothing was re-embedded by the retrieve: embed finds one to do.
+	o = c.run("--store", path, "embed", "--embedder", "hash")
+	if m, cached, embedded, _ := embedCounts(t, o.stderr); m != n || cached != n-1 || embedded != 1 {
+		t.Fatalf("embed after the damage: %d entries, %d cached, %d embedded; want %d, %d, 1", m, cached, embedded, n, n-1)
 	}
 }

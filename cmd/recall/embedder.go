@@ -35,7 +35,7 @@ func (f *embedderFlags) register(cmd *cobra.Command, withTimeout bool) {
 	fl.StringVar(&f.url, "embed-url", "", "embedding endpoint `URL` (openai: default $OPENAI_BASE_URL; ollama: default $OLLAMA_HOST)")
 	if withTimeout {
 		fl.DurationVar(&f.timeout, "embed-timeout", retrieve.DefaultEmbedTimeout, "give up on the query embedding after `DURATION` and answer with BM25 alone")
-		fl.Float64Var(&f.alpha, "alpha", 0, "weight of BM25 in the fused score, in (0, 1] (default 0.5)")
+		fl.Float64Var(&f.alpha, "alpha", 0, "weight of BM25 in the fused score, in (0, 1] (default 0.9 for hash, openai and ollama: lower it for a model you measured)")
 	}
 }
 

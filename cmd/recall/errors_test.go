@@ -29,6 +29,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"retrieve", "--alpha", "1.5", "q"}, "--alpha 1.5 is outside (0, 1]"},
 		{[]string{"retrieve", "--alpha", "0", "q", "--embedder", "hash"}, "--alpha 0 is outside (0, 1]"},
 		{[]string{"serve", "--alpha", "-1"}, "--alpha -1 is outside (0, 1]"},
+		// bench and retrieve share one check: 0 is not "the default".
+		{[]string{"bench", "--alpha", "0", "--embedder", "hash", tinyBEIR}, "--alpha 0 is outside (0, 1]"},
+		{[]string{"bench", "--alpha", "NaN", "--embedder", "hash", tinyBEIR}, "--alpha NaN is outside (0, 1]"},
+		{[]string{"bench", "--alpha", "0", tinyBEIR}, "--alpha 0 is outside (0, 1]"},
 		{[]string{"serve", "--addr", "notanaddr"}, `--addr "notanaddr" is not a HOST:PORT address`},
 		{[]string{"serve", "--token", " s3cret "}, "surrounding whitespace"},
 		{[]string{"ls", "--limit", "0"}, "--limit must be between 1 and 10000"},

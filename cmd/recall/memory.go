@@ -86,7 +86,20 @@ func (a *app) newMemory(st store.Store, f *engineFlags, logger *log.Logger) (*se
 	if err != nil {
 		return nil, err
 	}
-	return service.New(st, service.Options{Engine: opts, Log: logger}), nil
+	return service.New(st, service.Options{Engine: opts, Log: logger, RefillHint: refillHint(f)}), nil
+}
+
+// refillHint is the command that embeds again what a one-shot command
+// found missing from a damaged vector cache.
+func refillHint(f *engineFlags) string {
+	cmd := "recall embed"
+	if f.embedder.kind != "" {
+		cmd += " --embedder " + f.embedder.kind
+	}
+	if f.embedder.model != "" {
+		cmd += " --embed-model " + f.embedder.model
+	}
+	return "run `" + cmd + "` to embed them again"
 }
 
 // withMemory runs fn over a one-shot Memory (no background work) on the

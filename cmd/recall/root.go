@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/recallhq/recall/buildinfo"
+	"github.com/recallhq/recall/service"
 )
 
 // Exit codes: 1 for a failed command, 2 for a command line that could not
@@ -113,15 +114,9 @@ func execute(ctx context.Context, root *cobra.Command) int {
 }
 
 // oneLine folds a multi-line message (a YAML error, say) so that the error
-// stays one line on stderr, and escapes its control characters: errors may
-// echo stored bytes (a tag, a file's front matter).
-func oneLine(s string) string {
-	lines := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
-	for i := range lines {
-		lines[i] = strings.TrimSpace(lines[i])
-	}
-	return visible(strings.Join(lines, " "))
-}
+// stays one line on stderr, and escapes what a damaged file could have
+// put there (service.OneLine).
+func oneLine(s string) string { return service.OneLine(s) }
 
 // usageError is a command line that could not be understood.
 type usageError struct {

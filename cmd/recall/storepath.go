@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/recallhq/recall/store"
 	boltstore "github.com/recallhq/recall/store/bolt"
@@ -164,13 +165,28 @@ func (a *app) openStoreAt(path string, mode openMode) (store.Store, error) {
 	case backendBolt:
 		// The default timeout (about a second) turns another process
 		// holding the file into a clear store.ErrLocked, not a hang.
-		return boltstore.Open(path, nil)
+		st, err := boltstore.Open(path, nil)
+		if err != nil && mode == mustExist && notWritable(err) {
+			// Read-only media, an immutable file, a file of another
+			// user: read it as it is, as a folder store would be.
+			return boltstore.Open(path, &boltstore.Options{ReadOnly: true})
+		}
+		if err != nil && notWritable(err) {
+			return nil, fmt.Errorf("%w (the store file is not writable here; commands that only read still work)", err)
+		}
+		return st, err
 	default:
 		if info != nil && !info.IsDir() {
 			return nil, fmt.Errorf("store %s is a file, not a folder (a bolt store's name must end in .db)", path)
 		}
 		return fsstore.Open(path, nil)
 	}
+}
+
+// notWritable reports whether opening a file failed because it cannot be
+// written here.
+func notWritable(err error) bool {
+	return errors.Is(err, syscall.EROFS) || errors.Is(err, iofs.ErrPermission)
 }
 
 // openPostgres opens a PostgreSQL store. Commands that only read do not

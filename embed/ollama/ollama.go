@@ -175,6 +175,21 @@ func withTag(model string) string {
 	return model + ":latest"
 }
 
+// DefaultAlpha is the BM25 weight fusion gives this provider's cosine
+// when none is configured (fused = α·bm25 + (1−α)·cos after min-max). It
+// is high on purpose: the model behind the endpoint is unknown, and with
+// the only real models that can be measured offline (a small distilled
+// model2vec model, served over OpenAI's wire format), fusion at 0.5 lost
+// up to 0.024 nDCG@10 to BM25 alone, at 0.9 at most 0.004 (within one
+// query's noise on those sets); see docs/benchmarks.md. A strong model
+// may earn more weight: lower it with Alpha (--alpha) after measuring
+// with recall bench.
+const DefaultAlpha = 0.9
+
+// DefaultAlpha returns DefaultAlpha; retrieve picks it up when no α is
+// configured.
+func (e *Embedder) DefaultAlpha() float64 { return DefaultAlpha }
+
 // Model returns "ollama:<model>:<tag>:<dimension>", without the dimension
 // until it is configured or learnt from a response.
 func (e *Embedder) Model() string {

@@ -68,7 +68,20 @@ type Options struct {
 	// ChangeLogSize is how many changed keys the change feed remembers
 	// (see Store.Changes); zero means store.DefaultChangeLogSize.
 	ChangeLogSize int
+
+	// ReadOnly opens the file for reading only (a file on read-only media,
+	// or one this process may not write): bbolt maps it without writing,
+	// under a shared lock, so other read-only processes may read it at the
+	// same time, while a writer holds it exclusively. Writes fail with an
+	// error wrapping ErrReadOnly; the index and vector caches are not
+	// saved. A file that needs writing before it can be used (an older
+	// format, a missing bucket) cannot be opened so.
+	ReadOnly bool
 }
+
+// ErrReadOnly is wrapped by the error of every write to a store opened
+// with Options.ReadOnly.
+var ErrReadOnly = errors.New("store file was opened read-only")
 
 // Validate reports whether the options are usable.
 func (o Options) Validate() error {
@@ -135,6 +148,7 @@ func Open(path string, opts *Options) (*Store, error) {
 		db, err = bbolt.Open(path, 0o600, &bbolt.Options{
 			Timeout:      o.Timeout,
 			NoSync:       o.NoSync,
+			ReadOnly:     o.ReadOnly,
 			FreelistType: bbolt.FreelistMapType,
 		})
 		return err
@@ -207,6 +221,9 @@ func initialise(db *bbolt.DB) error {
 	})
 	if err != nil || !needWrite {
 		return err
+	}
+	if db.IsReadOnly() {
+		return fmt.Errorf("%w, but it needs an update first (an older format, or a missing bucket): open it once where it can be written", ErrReadOnly)
 	}
 	return db.Update(func(tx *bbolt.Tx) error {
 		meta, err := tx.CreateBucketIfNotExists(bucketMeta)
@@ -293,6 +310,9 @@ func (s *Store) use(ctx context.Context, op string, fn func() error) error {
 		return fmt.Errorf("%s: %w", op, *p)
 	}
 	err := guarded(fn)
+	if errors.Is(err, berrors.ErrDatabaseReadOnly) {
+		return fmt.Errorf("%s: %w (%s is not writable here)", op, ErrReadOnly, s.path)
+	}
 	var pe *panicError
 	if errors.As(err, &pe) {
 		damage := fmt.Errorf("store file %s is %w: bbolt failed reading it (%v); restore it from a backup", s.path, store.ErrCorrupt, pe.v)

@@ -677,3 +677,32 @@ func runChild(mode, path string) int {
 	}
 	return 1
 }
+
+// Opened read-only, a file is read as usual and every write fails with
+// ErrReadOnly, naming the file.
+func TestOpenReadOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	s, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(context.Background(), store.Entry{Category: "a", Name: "b", Content: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	ro, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if e, err := ro.Get(context.Background(), "a", "b"); err != nil || e.Content != "x" {
+		t.Fatalf("get: %+v %v", e, err)
+	}
+	err = ro.Put(context.Background(), store.Entry{Category: "a", Name: "c", Content: "y"})
+	if !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("put on a read-only store: %v", err)
+	}
+	if err := ro.Delete(context.Background(), "a", "b"); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("delete on a read-only store: %v", err)
+	}
+}

@@ -128,4 +128,9 @@
 // or use the fs backend when several programs must edit the same memories.
 //
 // Options.NoSync trades durability for speed and is for benchmarks only.
+//
+// Options.ReadOnly reads a file that cannot be written (read-only media):
+// several read-only processes may then share it, a writer still excludes
+// them, and every write fails with ErrReadOnly. `recall`'s read commands
+// fall back to it when the file is not writable.
 package bolt

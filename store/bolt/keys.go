@@ -20,7 +20,9 @@ const keysChunk = 4096
 // Keys yields every entry's identity in key order (category, then name,
 // bytewise) by walking the keys of the entries bucket: no value is
 // decoded or checksummed, so a damaged value is listed (All reports it).
-// A key that is not category NUL name is an error item, as in All. With a
+// A key that is not category NUL name, or that breaks the naming rules
+// (damage: recall writes none such), is an error item wrapping
+// store.ErrCorrupt and store.ErrUnreadable, as in All. With a
 // category, only the keys with that exact category are visited (one seek
 // to its prefix). Like All it reads in chunks, each in its own read
 // transaction, and yields between them.
@@ -70,6 +72,15 @@ func (s *Store) Keys(ctx context.Context, category string) iter.Seq2[store.Key, 
 							continue // a nested bucket: not ours
 						}
 						cat, name, err := decodeKey(k)
+						if err == nil {
+							// No checksum is read here, so a damaged key is
+							// caught by the rules recall writes by (a flipped
+							// byte is often a control character or not UTF-8),
+							// never listed raw.
+							if verr := store.ValidateKey(cat, name); verr != nil {
+								err = fmt.Errorf("%w: key %q breaks the naming rules: %v", errCorrupt, k, verr)
+							}
+						}
 						if err != nil {
 							batch = append(batch, item{err: fmt.Errorf("keys: %w", err)})
 							continue

@@ -131,6 +131,29 @@
 // second before handing it out), the listener reconnects and wakes subscribers, and readers catch
 // up from the change log.
 //
+// # Rows written outside recall
+//
+// Rows written with SQL are held to what recall itself would write, and
+// a row that breaks it is an unreadable entry (an error wrapping
+// store.ErrUnreadable that names it), reported by All, Keys and Get and
+// never served, while the other rows read on:
+//
+//   - content over store.MaxContentBytes (1 MiB), or tags and extra
+//     metadata over MaxReadMetaBytes (1 MiB as PostgreSQL prints them:
+//     four times store.MaxMetaBytes, which Put refuses to exceed as JSON).
+//     The bound is in the SQL: a read selects octet_length(content) and
+//     the sizes of the metadata, and the values only when within the
+//     bounds, so a 48 MB row costs the client a few bytes;
+//   - an identity that breaks the naming rules, or is not in Unicode NFC
+//     (psql given a macOS file name writes NFD). Get of the identity as
+//     stored (the change feed names it so) reports it as All does, so a
+//     server and a fresh process agree; Delete removes it by its name in
+//     either form, and Put or Update of the NFC form writes a new entry
+//     beside it.
+//
+// Such a row stays removable and replaceable: Delete needs no read, and
+// Put writes over it.
+//
 // # Caveats
 //
 // LISTEN needs a session: connect directly or through a session-mode

@@ -10,7 +10,69 @@ import (
 	"github.com/recallhq/recall/store"
 )
 
-var _ store.KeyLister = (*Store)(nil)
+var (
+	_ store.KeyLister  = (*Store)(nil)
+	_ store.MetaReader = (*Store)(nil)
+)
+
+// Metas reads the metadata of keys in one query (unnest joined to the
+// entries table), selecting the size of each content but not the content
+// itself. The bounds of a read hold: a row over them is an Err wrapping
+// store.ErrUnreadable. Keys are looked up in NFC, as Get does.
+func (s *Store) Metas(ctx context.Context, keys []store.Key) ([]store.MetaResult, error) {
+	out := make([]store.MetaResult, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	cats, names := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		cats[i], names[i] = store.NormalizeKey(k.Category, k.Name)
+		if err := store.ValidateKey(cats[i], names[i]); err != nil {
+			out[i].Err = fmt.Errorf("get %s: %w", k, err)
+			cats[i], names[i] = "", "" // matches no row
+		}
+	}
+	err := s.use(ctx, fmt.Sprintf("metas of %d entries", len(keys)), func(ctx context.Context) error {
+		rows, err := s.pool.Query(ctx, s.q.metas, cats, names)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		found := make([]bool, len(keys))
+		for rows.Next() {
+			var (
+				i int64
+				r row
+			)
+			if err := rows.Scan(&i, &r.contentLen, &r.metaLen, &r.tags, &r.created, &r.updated, &r.extra); err != nil {
+				return err
+			}
+			i-- // ordinality counts from 1
+			if i < 0 || int(i) >= len(keys) {
+				return fmt.Errorf("metas: row %d out of range", i+1)
+			}
+			found[i] = true
+			m, err := r.meta()
+			if err != nil {
+				err = fmt.Errorf("get %s: %w", store.Key{Category: cats[i], Name: names[i]}, err)
+			}
+			out[i] = store.MetaResult{Meta: m, Err: err}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i := range out {
+			if !found[i] && out[i].Err == nil {
+				out[i].Err = fmt.Errorf("get %s: %w", store.Key{Category: cats[i], Name: names[i]}, store.ErrNotFound)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
 
 // keysChunk is how many identities Keys reads per query.
 const keysChunk = 4096
@@ -61,8 +123,8 @@ func (s *Store) Keys(ctx context.Context, category string) iter.Seq2[store.Key, 
 					}
 					n++
 					next = k
-					if err := store.ValidateKey(k.Category, k.Name); err != nil {
-						batch = append(batch, item{err: fmt.Errorf("keys: row %q/%q: %w", k.Category, k.Name, err)})
+					if err := checkStoredKey(k.Category, k.Name); err != nil {
+						batch = append(batch, item{err: rowError{k, fmt.Errorf("keys: %w", err)}})
 						continue
 					}
 					batch = append(batch, item{k: k})

@@ -12,8 +12,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/recallhq/recall/store"
@@ -365,15 +367,35 @@ type errPassThrough struct{ err error }
 
 func (e errPassThrough) Error() string { return e.err.Error() }
 
-// Get returns the entry with the identity.
+// Get returns the entry with the identity. An identity recall would not
+// write (not in NFC, or breaking the naming rules) is looked up as given
+// first: a row stored so (written with SQL) is the unreadable entry All
+// reports, and Get of the key the change feed names says so too. Else
+// the NFC form is looked up, and an invalid identity is an error.
 func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, error) {
+	rawCat, rawName := category, name
 	category, name = store.NormalizeKey(category, name) // SPEC §1: identities are NFC
 	op := "get " + store.Key{Category: category, Name: name}.String()
-	if err := store.ValidateKey(category, name); err != nil {
-		return store.Entry{}, fmt.Errorf("%s: %w", op, err)
+	invalid := store.ValidateKey(category, name)
+	probe := (rawCat != category || rawName != name || invalid != nil) && storable(rawCat) && storable(rawName)
+	if invalid != nil && !probe {
+		return store.Entry{}, fmt.Errorf("%s: %w", op, invalid)
 	}
 	var e store.Entry
 	err := s.use(ctx, op, func(ctx context.Context) error {
+		if probe {
+			var one int
+			err := s.pool.QueryRow(ctx, s.q.exists, rawCat, rawName).Scan(&one)
+			if err == nil {
+				return errPassThrough{checkStoredKey(rawCat, rawName)}
+			}
+			if !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			if invalid != nil {
+				return errPassThrough{fmt.Errorf("%s: %w", op, invalid)}
+			}
+		}
 		r, found, err := scanRow(s.pool.QueryRow(ctx, s.q.get, category, name))
 		if err != nil {
 			return err
@@ -389,6 +411,10 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 	}
 	return e, nil
 }
+
+// storable reports whether a PostgreSQL text column can hold s (and so
+// whether looking it up can find anything).
+func storable(s string) bool { return s != "" && utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
 
 // Put validates e and inserts or replaces the entry with its identity, in
 // one statement; the table's triggers bump the revision, log the change
@@ -521,7 +547,20 @@ func prepare(op string, e store.Entry) ([]any, error) {
 			return nil, wrap(fmt.Errorf("%w: metadata cannot be stored: it holds a NUL character, which PostgreSQL jsonb cannot store", store.ErrInvalid))
 		}
 	}
+	if n := metaJSONBytes(tags) + len(extra); n > store.MaxMetaBytes {
+		return nil, wrap(&store.FieldError{Field: "meta", Value: "tags and extra",
+			Reason: fmt.Sprintf("are %d bytes of JSON, the limit is %d", n, store.MaxMetaBytes)})
+	}
 	return []any{e.Category, e.Name, e.Content, tags, optTime(e.Meta.Created), optTime(e.Meta.Updated), extra}, nil
+}
+
+// metaJSONBytes is the length of tags as a JSON list, without building it.
+func metaJSONBytes(tags []string) int {
+	n := 2 + max(len(tags)-1, 0) // [ ] and the commas
+	for _, t := range tags {
+		n += len(t) + 2 // quotes; escapes ignored (the bound is 4x on read)
+	}
+	return n
 }
 
 // optTime maps the zero time to NULL (the database then stamps now).
@@ -535,15 +574,35 @@ func optTime(t time.Time) *time.Time {
 }
 
 // Delete removes the entry with the identity. A missing entry is
-// ErrNotFound and leaves the revision alone.
+// ErrNotFound and leaves the revision alone. Rows whose identity is not
+// in NFC (written with SQL; All reports them) are removed by their name
+// in either form: as given, then, when the NFC form matches no row, every
+// row whose identity normalises to it (a scan of the table, paid only by
+// a Delete that finds nothing else).
 func (s *Store) Delete(ctx context.Context, category, name string) error {
+	rawCat, rawName := category, name
 	category, name = store.NormalizeKey(category, name) // SPEC §1: identities are NFC
 	op := "delete " + store.Key{Category: category, Name: name}.String()
 	if err := store.ValidateKey(category, name); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	err := s.use(ctx, op, func(ctx context.Context) error {
+		if rawCat != category || rawName != name {
+			tag, err := s.pool.Exec(ctx, s.q.delete, rawCat, rawName)
+			if err != nil || tag.RowsAffected() > 0 {
+				return err
+			}
+		}
 		tag, err := s.pool.Exec(ctx, s.q.delete, category, name)
+		if err != nil || tag.RowsAffected() > 0 {
+			return err
+		}
+		tag, err = s.pool.Exec(ctx, s.q.deleteUnnormalized, category, name)
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "22021" {
+			// Not a UTF-8 database: no normalisation to match with.
+			err = nil
+		}
 		if err == nil && tag.RowsAffected() == 0 {
 			return store.ErrNotFound
 		}
@@ -603,7 +662,7 @@ func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 						cat, name string
 						r         row
 					)
-					if err := rows.Scan(&cat, &name, &r.content, &r.tags, &r.created, &r.updated, &r.extra); err != nil {
+					if err := rows.Scan(append([]any{&cat, &name}, r.dest()...)...); err != nil {
 						return err
 					}
 					batch = append(batch, decodeItem(cat, name, r))
@@ -644,13 +703,14 @@ type item struct {
 
 func decodeItem(cat, name string, r row) item {
 	it := item{cat: cat, name: name}
-	if err := store.ValidateKey(cat, name); err != nil {
-		it.err = fmt.Errorf("all: row %q/%q: %w: %w", cat, name, store.ErrUnreadable, err)
+	k := store.Key{Category: cat, Name: name}
+	if err := checkStoredKey(cat, name); err != nil {
+		it.err = rowError{k, fmt.Errorf("all: %w", err)}
 		return it
 	}
 	e, err := r.entry(cat, name)
 	if err != nil {
-		it.err = fmt.Errorf("all: entry %s: %w", store.Key{Category: cat, Name: name}, err)
+		it.err = rowError{k, fmt.Errorf("all: entry %s: %w", k, err)}
 		return it
 	}
 	it.e = e

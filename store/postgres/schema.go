@@ -169,6 +169,7 @@ type queries struct {
 	entriesTable    string
 
 	get, getForUpdate, upsert, insertNew, delete, revision string
+	exists, deleteUnnormalized, metas                      string
 	allFirst, allAfter                                     string
 	keysAll, keysCategory                                  string
 	changes, trim, listen                                  string
@@ -179,7 +180,7 @@ type queries struct {
 func newQueries(schema string) queries {
 	S := pgx.Identifier{schema}.Sanitize()
 	r := strings.NewReplacer("{S}", S)
-	cols := "content, tags, created, updated, extra"
+	cols := readCols
 	values := "VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now()), COALESCE($6::timestamptz, now()), $7)"
 	ins := "INSERT INTO {S}.entries AS e (category, name, content, tags, created, updated, extra) "
 	return queries{
@@ -196,8 +197,15 @@ func newQueries(schema string) queries {
 	updated = EXCLUDED.updated, extra = EXCLUDED.extra`),
 		insertNew: r.Replace(ins + values + " ON CONFLICT (category, name) DO NOTHING"),
 		delete:    r.Replace("DELETE FROM {S}.entries WHERE category = $1 AND name = $2"),
-		revision:  r.Replace("SELECT revision FROM {S}.state"),
-		allFirst:  r.Replace("SELECT category, name, " + cols + " FROM {S}.entries ORDER BY category, name LIMIT $1"),
+		exists:    r.Replace("SELECT 1 FROM {S}.entries WHERE category = $1 AND name = $2"),
+		metas: r.Replace(`SELECT k.i, ` + metaCols + `
+FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(category, name, i)
+JOIN {S}.entries e ON e.category = k.category AND e.name = k.name`),
+		deleteUnnormalized: r.Replace(`DELETE FROM {S}.entries
+WHERE NOT (category IS NFC NORMALIZED AND name IS NFC NORMALIZED)
+	AND normalize(category, NFC) = $1 AND normalize(name, NFC) = $2`),
+		revision: r.Replace("SELECT revision FROM {S}.state"),
+		allFirst: r.Replace("SELECT category, name, " + cols + " FROM {S}.entries ORDER BY category, name LIMIT $1"),
 		allAfter: r.Replace("SELECT category, name, " + cols +
 			" FROM {S}.entries WHERE (category, name) > ($1, $2) ORDER BY category, name LIMIT $3"),
 		keysAll: r.Replace("SELECT category, name FROM {S}.entries" +
