@@ -214,7 +214,7 @@ func TestFreshQueries(t *testing.T) {
 		t.Errorf("fresh = %q, want %q", got, want)
 	}
 	bm := &recallSubject{}
-	if bm.fresh("q") != "q" || bm.fresh("q") != "q" {
+	if first, second := bm.fresh("q"), bm.fresh("q"); first != "q" || second != "q" {
 		t.Error("a BM25 subject altered a repeated query")
 	}
 }

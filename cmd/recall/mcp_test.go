@@ -47,10 +47,6 @@ func TestMain(m *testing.M) {
 func recallBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-		}
 		if binDir, binErr = os.MkdirTemp("", "recall-bin-"); binErr != nil {
 			return
 		}
@@ -58,7 +54,7 @@ func recallBinary(t testing.TB) string {
 		if runtime.GOOS == "windows" {
 			binPath += ".exe"
 		}
-		if out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
