@@ -4,7 +4,9 @@
 //
 // Backends live in sub-packages: store/fs keeps one markdown file per entry
 // in a folder a person can edit; store/bolt keeps everything in a single
-// bbolt file. Package storetest holds the conformance suite both run.
+// bbolt file; store/postgres keeps them in a PostgreSQL database. Package
+// storetest holds the conformance suite every backend runs, and package
+// location opens whichever backend a location string names.
 //
 // # Basics
 //
