@@ -538,10 +538,22 @@ func TestREADMEMCPConfig(t *testing.T) {
 
 // TestServersStartLazily: opening a server's memory, and the MCP
 // handshake, load no CJK dictionary even with segmentation on; that waits
-// for the index build after the handshake, or the first retrieve.
+// for the index build after the handshake, or the first retrieve. The
+// dictionary stays loaded once any test loaded it, so the check runs in a
+// fresh process: this test binary, running only this test.
 func TestServersStartLazily(t *testing.T) {
+	const child = "RECALL_TEST_LAZY_CHILD"
+	if os.Getenv(child) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestServersStartLazily$", "-test.count", "1", "-test.v")
+		cmd.Env = append(os.Environ(), child+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestServersStartLazily")) {
+			t.Fatalf("the check in a fresh process: %v\n%s", err, out)
+		}
+		return
+	}
 	if gse.Loaded() {
-		t.Skip("another test in this process loaded the gse dictionary already")
+		t.Fatal("the gse dictionary is loaded in a fresh process before anything asked for it")
 	}
 	a := &app{getenv: func(string) string { return "" }}
 	st := openFS(t, copySample(t), nil)
