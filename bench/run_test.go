@@ -241,6 +241,9 @@ func TestFreshQueries(t *testing.T) {
 // The gse dictionary is loaded before the timed phases and reported on its
 // own; the Chinese query still finds its document with dictionary words.
 func TestRunGSETiny(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the gse dictionary (seconds, >100 MB): runs in the full pass (without -short)")
+	}
 	if gse.Loaded() {
 		t.Skip("the dictionary is already loaded in this process")
 	}
