@@ -55,6 +55,9 @@ func benchData(t *testing.T) []*Dataset {
 // Only nDCG@10 is asserted, so the queries ask for 10 hits: it keeps the
 // test fast under the race detector.
 func TestAnchorBM25(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scores whole sets on one goroutine: runs in the full pass (without -short)")
+	}
 	sets := benchData(t)
 	modes, err := RecallModes([]string{ModeBM25}, RecallOptions{TempDir: t.TempDir(), Retrieve: retrieve.Options{Analyzer: index.Spec()}})
 	if err != nil {

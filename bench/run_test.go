@@ -152,15 +152,34 @@ func TestRunPhasesAndErrors(t *testing.T) {
 	}
 }
 
+// Each rule of Config.Validate, with the error naming the mode or value
+// at fault.
 func TestConfigValidate(t *testing.T) {
-	ok := Mode{Name: "a", New: func() (Subject, error) { return nil, nil }}
-	for _, c := range []Config{{}, {Modes: []Mode{{Name: "a"}}}, {Modes: []Mode{ok, ok}}} {
-		if err := c.Validate(); err == nil {
-			t.Errorf("Validate(%+v) = nil", c)
-		}
+	mode := func(name string) Mode { return Mode{Name: name, New: func() (Subject, error) { return nil, nil }} }
+	tests := []struct {
+		name string
+		c    Config
+		want string // "" means valid
+	}{
+		{"one mode", Config{Modes: []Mode{mode("a")}}, ""},
+		{"two modes and a depth", Config{Modes: []Mode{mode("a"), mode("b")}, Depth: 100}, ""},
+		{"no modes", Config{}, "no modes"},
+		{"no constructor", Config{Modes: []Mode{mode("a"), {Name: "b"}}}, `mode "b" has no name or constructor`},
+		{"no name", Config{Modes: []Mode{mode("")}}, `mode "" has no name or constructor`},
+		{"a mode twice", Config{Modes: []Mode{mode("a"), mode("b"), mode("a")}}, `mode "a" given twice`},
+		{"negative depth", Config{Modes: []Mode{mode("a")}, Depth: -1}, "negative depth -1"},
 	}
-	if err := (Config{Modes: []Mode{ok}}).Validate(); err != nil {
-		t.Error(err)
+	for _, tt := range tests {
+		err := tt.c.Validate()
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("%s: Validate = %v, want nil", tt.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Validate = %v, want an error containing %q", tt.name, err, tt.want)
+		}
 	}
 }
 
@@ -214,7 +233,7 @@ func TestFreshQueries(t *testing.T) {
 		t.Errorf("fresh = %q, want %q", got, want)
 	}
 	bm := &recallSubject{}
-	if bm.fresh("q") != "q" || bm.fresh("q") != "q" {
+	if first, second := bm.fresh("q"), bm.fresh("q"); first != "q" || second != "q" {
 		t.Error("a BM25 subject altered a repeated query")
 	}
 }
@@ -222,6 +241,9 @@ func TestFreshQueries(t *testing.T) {
 // The gse dictionary is loaded before the timed phases and reported on its
 // own; the Chinese query still finds its document with dictionary words.
 func TestRunGSETiny(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the gse dictionary (seconds, >100 MB): runs in the full pass (without -short)")
+	}
 	if gse.Loaded() {
 		t.Skip("the dictionary is already loaded in this process")
 	}

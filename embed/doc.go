@@ -16,13 +16,16 @@
 // sends a zero vector (which has no direction) or a vector of the wrong
 // dimension makes Embed fail with ErrDimension instead of returning it.
 //
-// Model returns the identity that vectors are cached under:
-// "provider:model:dimension", for example
-// "openai:text-embedding-3-small:1536". A provider learns the dimension
-// from the first response when it was not configured, so before the first
-// successful Embed the identity may lack it ("ollama:nomic-embed-text:latest");
-// a cache should read Model after Embed, not before. Two vectors with
-// different identities must never be compared.
+// Model returns the identity of the vectors: "provider:model:dimension",
+// for example "openai:text-embedding-3-small:1536". A provider learns the
+// dimension from the first response when it was not configured, so before
+// the first successful Embed the identity lacks it
+// ("ollama:nomic-embed-text:latest"). A persistent cache must find its
+// stored vectors before it embeds anything, so embed/cache reads Model
+// once, when it is made: without a configured dimension its vectors are
+// stored under the identity without one, and it and its readers compare
+// each vector's dimension before using it. Two vectors with different
+// identities or dimensions must never be compared.
 //
 // Embed with no texts returns (nil, nil) and sends nothing.
 //

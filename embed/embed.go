@@ -14,9 +14,10 @@ type Embedder interface {
 	// L2-normalised (unit length), so cosine similarity is a dot product.
 	// Zero texts yield (nil, nil) without contacting anything.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
-	// Model is the identity vectors are cached under: provider, model and,
-	// once known, dimension, e.g. "openai:text-embedding-3-small:1536". It
-	// changes when any of them changes.
+	// Model is the identity of the vectors: provider, model and, once
+	// known, dimension, e.g. "openai:text-embedding-3-small:1536". It
+	// changes when any of them changes. (embed/cache stores vectors under
+	// Model as it reads before the first Embed; see the package doc.)
 	Model() string
 }
 

@@ -59,16 +59,6 @@ var testVaultNotes = []string{
 	"work:Q&A",
 }
 
-// needsSpec1 skips a test that needs the store rules of SPEC §1 as issue 11
-// changed them (punctuation in names, categories of several segments), which
-// land with the store work of the harden branch.
-func needsSpec1(t *testing.T) {
-	t.Helper()
-	if store.ValidateKey("trips/2024/spring", "50% done; maybe!") != nil {
-		t.Skip("needs SPEC §1 names and nested categories in the store (issue 11, store side)")
-	}
-}
-
 // Whatever the store accepts, nothing is lost: every note is an item or a
 // skip with a reason, and the rest is ignored and counted.
 func TestTestVaultNothingLost(t *testing.T) {
@@ -85,7 +75,6 @@ func TestTestVaultNothingLost(t *testing.T) {
 }
 
 func TestTestVaultPlan(t *testing.T) {
-	needsSpec1(t)
 	p, err := ReadVault(ctx, testVault, VaultOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +114,6 @@ func TestTestVaultPlan(t *testing.T) {
 // The vault imported into each backend: every note present, every link
 // Obsidian resolves resolved, nothing else; a second import writes nothing.
 func TestTestVaultImport(t *testing.T) {
-	needsSpec1(t)
 	for name, st := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			p, err := ReadVault(ctx, testVault, VaultOptions{})
@@ -160,7 +148,6 @@ func TestTestVaultImport(t *testing.T) {
 // The vault opened directly as a folder store sees the same notes (root
 // notes in RootCategory) and resolves the same links.
 func TestTestVaultAsFolderStore(t *testing.T) {
-	needsSpec1(t)
 	dir := filepath.Join(t.TempDir(), "vault")
 	if err := os.CopyFS(dir, os.DirFS(testVault)); err != nil {
 		t.Fatal(err)

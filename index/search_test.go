@@ -43,22 +43,28 @@ func sameResults(t *testing.T, terms []string, k int, got, want []index.Scored) 
 
 // TestPrunedEqualsExhaustive checks the pruned top-k against exhaustive
 // scoring on a generated corpus, with and without an overlay of writes and
-// deletes, for short and long queries and several k.
+// deletes, for short and long queries and several k. It runs on one
+// goroutine, so the race detector adds only cost: under -race, or with
+// -short, 10,000 documents instead of 100,000, and with -short 60 queries
+// of 400.
 func TestPrunedEqualsExhaustive(t *testing.T) {
-	n := 100_000
+	n, nq := 100_000, 300
 	if testing.Short() || raceEnabled {
 		n = 10_000
+	}
+	if testing.Short() {
+		nq = 45
 	}
 	in, _, _ := inputs(n)
 	s := index.Build(1, nil, in)
 	g := synth.New(7, 20_000)
 	var queries [][]string
-	for i := range 300 {
+	for i := range nq {
 		queries = append(queries, s.Terms(g.Query(1+i%8)))
 	}
 	// English-like queries with very common terms mixed in.
 	common := g.Common(6)
-	for i := range 100 {
+	for i := range nq / 3 {
 		q := append([]string{}, queries[i]...)
 		q = append(q, common[:1+i%len(common)]...)
 		queries = append(queries, s.Terms(fmt.Sprint(q)))

@@ -110,7 +110,7 @@ func (ns *Snapshot) remove(category, name string) {
 	if !ok || ns.isDead(i) {
 		return
 	}
-	if ns.dead == nil || len(ns.dead) == 0 {
+	if len(ns.dead) == 0 {
 		ns.dead = make([]uint64, (len(ns.base.docs)+63)/64)
 	} else {
 		ns.dead = slices.Clone(ns.dead)

@@ -264,11 +264,10 @@ func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, r
 
 // hit is a scored document before it becomes an Item.
 type hit struct {
-	doc     *index.Doc
-	score   float64
-	bm25    *float64
-	cos     *float64
-	matched []string
+	doc   *index.Doc
+	score float64
+	bm25  *float64
+	cos   *float64
 }
 
 // fusedHits runs the embedding path of SPEC §6. ok is false, and BM25

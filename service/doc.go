@@ -30,7 +30,9 @@
 // the best entries that pass, found by widening the engine's ranking.
 // Links of kept hits may leave the filter (they are context, marked "via").
 // MinScore drops hits that matched no query word and whose cosine
-// similarity is below it; by default it is off (DefaultMinScore). The JSON
+// similarity is below it; it defaults to DefaultMinScore (0.2), and -1
+// keeps every hit. Without an embedder every hit matches a query word, so
+// it changes nothing. The JSON
 // of a result is written by WriteResultJSON, byte for byte what `recall
 // retrieve --json` prints and the HTTP API sends.
 //

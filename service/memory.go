@@ -104,7 +104,9 @@ func (m *Memory) Store() store.Store { return m.st }
 func (m *Memory) Engine() *retrieve.Engine { return m.eng }
 
 // EmbeddingModel is the identity of the model whose vectors the Memory
-// fuses with BM25, or "" without an embedder.
+// fuses with BM25, as its vector cache stores them (without the dimension
+// when the provider learns it from its first answer, see embed/cache), or
+// "" without an embedder.
 func (m *Memory) EmbeddingModel() string {
 	if m.vectors == nil {
 		return ""

@@ -78,7 +78,7 @@ func TestResultJSONNaN(t *testing.T) {
 
 func FuzzResultJSON(f *testing.F) {
 	f.Add("海边", "a\"b\\c\n", "\xff\u2028<&>", 7.93, 1e-7, uint8(0))
-	f.Add("", "", "", 0.0, -0.0, uint8(0xff))
+	f.Add("", "", "", 0.0, math.Copysign(0, -1), uint8(0xff))
 	f.Fuzz(func(t *testing.T, cat, name, content string, score, bm float64, shape uint8) {
 		if math.IsNaN(score) || math.IsInf(score, 0) || math.IsNaN(bm) || math.IsInf(bm, 0) {
 			return

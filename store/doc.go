@@ -4,8 +4,9 @@
 //
 // Backends live in sub-packages: store/fs keeps one markdown file per entry
 // in a folder a person can edit; store/bolt keeps everything in a single
-// bbolt file; store/postgres keeps a schema of a PostgreSQL database.
-// Package storetest holds the conformance suite they all run.
+// bbolt file; store/postgres keeps them in a PostgreSQL database. Package
+// storetest holds the conformance suite every backend runs, and package
+// location opens whichever backend a location string names.
 //
 // The rules every backend shares live here, once: what a valid entry is
 // (Validate, including its tags: ValidateTag, CleanTags), what an

@@ -10,10 +10,9 @@ import (
 )
 
 type editOptions struct {
-	app    *app
-	old    string
-	new    string
-	newSet bool
+	app *app
+	old string
+	new string
 }
 
 func newEditCmd(a *app) *cobra.Command {

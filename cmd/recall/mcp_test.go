@@ -47,10 +47,6 @@ func TestMain(m *testing.M) {
 func recallBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-		}
 		if binDir, binErr = os.MkdirTemp("", "recall-bin-"); binErr != nil {
 			return
 		}
@@ -58,7 +54,7 @@ func recallBinary(t testing.TB) string {
 		if runtime.GOOS == "windows" {
 			binPath += ".exe"
 		}
-		if out, err := exec.Command(goTool, "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
@@ -542,10 +538,22 @@ func TestREADMEMCPConfig(t *testing.T) {
 
 // TestServersStartLazily: opening a server's memory, and the MCP
 // handshake, load no CJK dictionary even with segmentation on; that waits
-// for the index build after the handshake, or the first retrieve.
+// for the index build after the handshake, or the first retrieve. The
+// dictionary stays loaded once any test loaded it, so the check runs in a
+// fresh process: this test binary, running only this test.
 func TestServersStartLazily(t *testing.T) {
+	const child = "RECALL_TEST_LAZY_CHILD"
+	if os.Getenv(child) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestServersStartLazily$", "-test.count", "1", "-test.v")
+		cmd.Env = append(os.Environ(), child+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestServersStartLazily")) {
+			t.Fatalf("the check in a fresh process: %v\n%s", err, out)
+		}
+		return
+	}
 	if gse.Loaded() {
-		t.Skip("another test in this process loaded the gse dictionary already")
+		t.Fatal("the gse dictionary is loaded in a fresh process before anything asked for it")
 	}
 	a := &app{getenv: func(string) string { return "" }}
 	st := openFS(t, copySample(t), nil)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
-	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 // The long-running servers (mcp, serve) and the one-shot commands all go
@@ -57,13 +55,9 @@ func (a *app) engineOptions(st store.Store, an *analyzerFlags, emb *embedderFlag
 
 // openMemory opens the store the command line names (creating it: a
 // server is where entries get added) and a Memory over it. desc names the
-// store for log lines.
+// store for log lines, without a password.
 func (a *app) openMemory(f *engineFlags, logger *log.Logger) (m *service.Memory, desc string, err error) {
-	path, err := a.storeLocation()
-	if err != nil {
-		return nil, "", err
-	}
-	st, err := a.openStore(create)
+	st, loc, err := a.openStore(context.Background(), create)
 	if err != nil {
 		return nil, "", err
 	}
@@ -72,11 +66,7 @@ func (a *app) openMemory(f *engineFlags, logger *log.Logger) (m *service.Memory,
 		st.Close()
 		return nil, "", err
 	}
-	b := backendFS
-	if _, ok := st.(*fsstore.Store); !ok {
-		b = backendBolt
-	}
-	return m, fmt.Sprintf("%s (%s)", path, b), nil
+	return m, loc.String(), nil
 }
 
 // newMemory wraps an open store. No entry is read, and no dictionary or

@@ -103,7 +103,7 @@ func (o *restoreOptions) open(ctx context.Context, src string) (iter.Seq2[store.
 	if loc, err := o.app.storeLocation(); err == nil && loc == src {
 		return nil, nil, fmt.Errorf("restore %s: that is the store itself", src)
 	}
-	st, err := o.app.openStoreAt(src, mustExist)
+	st, err := o.app.openStoreAt(ctx, src, mustExist)
 	if err != nil {
 		return nil, nil, fmt.Errorf("restore: %w", err)
 	}

@@ -4,49 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	iofs "io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/recallhq/recall/store"
-	boltstore "github.com/recallhq/recall/store/bolt"
-	fsstore "github.com/recallhq/recall/store/fs"
-	pgstore "github.com/recallhq/recall/store/postgres"
+	"github.com/recallhq/recall/store/location"
 )
-
-// errNoStore is returned by commands that only read when the store does
-// not exist: creating an empty store there would hide a mistyped --store.
-var errNoStore = errors.New("store does not exist")
 
 // openMode says what to do when the store is missing.
 type openMode int
 
 const (
-	mustExist openMode = iota // read commands: fail with errNoStore
-	create                    // add, import, servers: create the store itself (see checkCreatable)
+	mustExist openMode = iota // read commands: fail with location.ErrNotExist (an empty store would hide a mistyped --store)
+	create                    // add, import, servers: create the store itself (see openStore)
 )
-
-// backend is the kind of store a path names.
-type backend int
-
-const (
-	backendFS backend = iota
-	backendBolt
-	backendPostgres
-)
-
-func (b backend) String() string {
-	switch b {
-	case backendBolt:
-		return "bolt"
-	case backendPostgres:
-		return "postgres"
-	}
-	return "fs"
-}
 
 // storeLocation is the store a command works on: the --store flag, else
 // $RECALL_STORE, else the per-user default.
@@ -118,91 +90,34 @@ func expandHome(p, goos string, getenv func(string) string) string {
 	return home + rest
 }
 
-// backendFor chooses the backend for a path: a name starting with
-// "postgres:" or "postgresql:" (any case) is a PostgreSQL database (it
-// must then be a postgres:// URL; never a folder of that name); a name
-// ending in ".db" (any case) is a bolt file, unless a folder of that name
-// already exists; anything else is an fs folder.
-func backendFor(path string, info iofs.FileInfo) backend {
-	if lower := strings.ToLower(path); strings.HasPrefix(lower, "postgres:") || strings.HasPrefix(lower, "postgresql:") {
-		return backendPostgres
-	}
-	if strings.HasSuffix(strings.ToLower(path), ".db") && (info == nil || !info.IsDir()) {
-		return backendBolt
-	}
-	return backendFS
-}
-
-// openStore opens the store the command line names.
-func (a *app) openStore(mode openMode) (store.Store, error) {
-	path, err := a.storeLocation()
+// openStore opens the store the command line names, creating it in mode
+// create. Only the per-user default location, which no one types, gets
+// its parent folders (SPEC §8): a mistyped --store is an error, not a new
+// folder tree.
+func (a *app) openStore(ctx context.Context, mode openMode) (store.Store, location.Location, error) {
+	name, err := a.storeLocation()
 	if err != nil {
-		return nil, err
+		return nil, location.Location{}, err
 	}
-	return a.openStoreAt(path, mode)
+	loc, err := location.Parse(name)
+	if err != nil {
+		return nil, location.Location{}, err
+	}
+	st, err := loc.Open(ctx, &location.Options{
+		Create:  mode == create,
+		Parents: a.storeFlag == "" && a.getenv("RECALL_STORE") == "",
+	})
+	if errors.Is(err, location.ErrNotExist) {
+		return nil, loc, fmt.Errorf("%w (add or import something first, or check --store and RECALL_STORE)", err)
+	}
+	return st, loc, err
 }
 
-// openStoreAt opens the store at path (a folder, a .db file or a
-// PostgreSQL URL).
-func (a *app) openStoreAt(path string, mode openMode) (store.Store, error) {
-	if backendFor(path, nil) == backendPostgres {
-		return openPostgres(path, mode)
-	}
-	info, err := os.Stat(path)
-	switch {
-	case errors.Is(err, iofs.ErrNotExist):
-		info = nil
-		if mode == mustExist {
-			return nil, fmt.Errorf("%s: %w (add or import something first, or check --store and RECALL_STORE)", path, errNoStore)
-		}
-		if err := a.checkCreatable(path); err != nil {
-			return nil, err
-		}
-	case err != nil:
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	switch backendFor(path, info) {
-	case backendBolt:
-		// The default timeout (about a second) turns another process
-		// holding the file into a clear store.ErrLocked, not a hang.
-		st, err := boltstore.Open(path, nil)
-		if err != nil && mode == mustExist && notWritable(err) {
-			// Read-only media, an immutable file, a file of another
-			// user: read it as it is, as a folder store would be.
-			return boltstore.Open(path, &boltstore.Options{ReadOnly: true})
-		}
-		if err != nil && notWritable(err) {
-			return nil, fmt.Errorf("%w (the store file is not writable here; commands that only read still work)", err)
-		}
-		return st, err
-	default:
-		if info != nil && !info.IsDir() {
-			return nil, fmt.Errorf("store %s is a file, not a folder (a bolt store's name must end in .db)", path)
-		}
-		return fsstore.Open(path, nil)
-	}
-}
-
-// notWritable reports whether opening a file failed because it cannot be
-// written here.
-func notWritable(err error) bool {
-	return errors.Is(err, syscall.EROFS) || errors.Is(err, iofs.ErrPermission)
-}
-
-// openPostgres opens a PostgreSQL store. Commands that only read do not
-// create recall's schema: a database without it is errNoStore, like a
-// missing folder. The URL's password never appears in an error.
-func openPostgres(url string, mode openMode) (store.Store, error) {
-	if !pgstore.IsURL(url) {
-		return nil, fmt.Errorf("store %q: a PostgreSQL store is named by a URL such as postgres://user@host/dbname", url)
-	}
-	// Open bounds itself (connect and per-call timeouts); the PG*
-	// environment variables fill what the URL leaves out.
-	st, err := pgstore.Open(context.Background(), url, &pgstore.Options{NoCreate: mode == mustExist})
-	if errors.Is(err, pgstore.ErrNoSchema) {
-		return nil, fmt.Errorf("%s: %w (no recall schema in that database; add or import something first, or check --store and RECALL_STORE)",
-			pgstore.Redact(url), errNoStore)
-	}
+// openStoreAt opens the store at name (a folder, a .db file or a
+// PostgreSQL URL) other than the command line's, creating nothing in mode
+// mustExist.
+func (a *app) openStoreAt(ctx context.Context, name string, mode openMode) (store.Store, error) {
+	st, _, err := location.Open(ctx, name, &location.Options{Create: mode == create})
 	return st, err
 }
 
@@ -212,7 +127,7 @@ func (a *app) withStore(ctx context.Context, mode openMode, fn func(store.Store)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	st, err := a.openStore(mode)
+	st, _, err := a.openStore(ctx, mode)
 	if err != nil {
 		return err
 	}

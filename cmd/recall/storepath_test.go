@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -75,39 +76,6 @@ func TestExpandHome(t *testing.T) {
 	}
 	if got := expandHome("~/m", "linux", func(string) string { return "" }); got != "~/m" {
 		t.Errorf("without HOME: %q, want it unchanged", got)
-	}
-}
-
-func TestBackendFor(t *testing.T) {
-	dir := t.TempDir()
-	dbDir := filepath.Join(dir, "folder.db")
-	if err := os.Mkdir(dbDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dbDirInfo, err := os.Stat(dbDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dirInfo, err := os.Stat(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		path string
-		info os.FileInfo
-		want backend
-	}{
-		{"memory.db", nil, backendBolt},
-		{"MEMORY.DB", nil, backendBolt},
-		{"memory", nil, backendFS},
-		{"memory.dbx", nil, backendFS},
-		{dbDir, dbDirInfo, backendFS}, // an existing folder named *.db stays a folder
-		{dir, dirInfo, backendFS},
-	}
-	for _, tt := range tests {
-		if got := backendFor(tt.path, tt.info); got != tt.want {
-			t.Errorf("backendFor(%q) = %v, want %v", tt.path, got, tt.want)
-		}
 	}
 }
 
@@ -186,56 +154,14 @@ func TestPostgresURLIsNotAFolder(t *testing.T) {
 	if len(entries) != 0 {
 		t.Fatalf("the working directory holds %v after commands on postgres URLs, want nothing", entries)
 	}
-	for _, tt := range []struct {
-		path string
-		want backend
-	}{
-		{"postgres://h/db", backendPostgres},
-		{"postgresql://h/db", backendPostgres},
-		{"Postgres://h/db", backendPostgres},
-		{"postgres:", backendPostgres},
-		{"./postgres:", backendFS},
-		{"postgres.db", backendBolt},
-	} {
-		if got := backendFor(tt.path, nil); got != tt.want {
-			t.Errorf("backendFor(%q) = %v, want %v", tt.path, got, tt.want)
-		}
-	}
 }
 
 // With a database to test against (RECALL_TEST_POSTGRES_URL, see
 // .ci/postgres.sh), the commands work on it: read commands do not create
 // the schema, add does, and a wrong password is one clear line.
 func TestPostgresStore(t *testing.T) {
-	base := os.Getenv("RECALL_TEST_POSTGRES_URL")
-	if base == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("RECALL_TEST_POSTGRES_URL is not set (CI=true: .ci/run starts a server)")
-		}
-		t.Skip(`no PostgreSQL to test against: set RECALL_TEST_POSTGRES_URL (eval "$(bash .ci/postgres.sh start)")`)
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := fmt.Sprintf("cli_test_%d", time.Now().UnixNano())
-	q := u.Query()
-	q.Set("schema", schema)
-	u.RawQuery = q.Encode()
+	u := postgresTestURL(t)
 	dsn := u.String()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Log(err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
-			t.Log(err)
-		}
-	})
 	t.Chdir(t.TempDir())
 	c := newCLI(t, map[string]string{"RECALL_STORE": dsn})
 	if line := c.fails(exitFailure, "ls"); !strings.Contains(line, "store does not exist") {
@@ -263,7 +189,7 @@ func TestPostgresStore(t *testing.T) {
 	// A wrong password: one line naming the problem, not the password.
 	bad := *u
 	bad.User = url.UserPassword("recall_test_password", "not-the-password")
-	q = bad.Query()
+	q := bad.Query()
 	q.Del("user")
 	bad.RawQuery = q.Encode()
 	o := c.run("--store", bad.String(), "ls")
@@ -274,4 +200,97 @@ func TestPostgresStore(t *testing.T) {
 	if strings.Contains(line, "not-the-password") || !strings.Contains(line, "password authentication failed") {
 		t.Fatalf("wrong password: %q", line)
 	}
+}
+
+// postgresTestURL is the URL of a fresh schema in the test database
+// (RECALL_TEST_POSTGRES_URL, see .ci/postgres.sh), dropped when the test
+// ends. Without a database the test skips, or fails with CI=true.
+func postgresTestURL(t *testing.T) *url.URL {
+	t.Helper()
+	base := os.Getenv("RECALL_TEST_POSTGRES_URL")
+	if base == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("RECALL_TEST_POSTGRES_URL is not set (CI=true: .ci/run starts a server)")
+		}
+		t.Skip(`no PostgreSQL to test against: set RECALL_TEST_POSTGRES_URL (eval "$(bash .ci/postgres.sh start)")`)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := fmt.Sprintf("cli_test_%d", time.Now().UnixNano())
+	q := u.Query()
+	q.Set("schema", schema)
+	u.RawQuery = q.Encode()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			t.Log(err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
+			t.Log(err)
+		}
+	})
+	return u
+}
+
+// The servers' start-up line names a PostgreSQL store as one, and never
+// shows the URL's password (it once printed the URL as given, calling the
+// store "bolt").
+func TestServersHidePostgresPassword(t *testing.T) {
+	u := postgresTestURL(t)
+	// The test server trusts local connections, so any password is
+	// accepted; the point is that none is printed.
+	user := u.Query().Get("user")
+	if user == "" {
+		user = "postgres"
+	}
+	u.User = url.UserPassword(user, "s3cret-pw")
+	dsn := u.String()
+	env := func(k string) string {
+		if k == "RECALL_STORE" {
+			return dsn
+		}
+		return ""
+	}
+	check := func(t *testing.T, log, prefix string) {
+		t.Helper()
+		if strings.Contains(log, "s3cret-pw") {
+			t.Errorf("stderr shows the password:\n%s", log)
+		}
+		if !strings.Contains(log, prefix) || !strings.Contains(log, ":xxxxx@") || !strings.Contains(log, "(postgres)") {
+			t.Errorf("stderr does not name the store as a redacted PostgreSQL URL (want %q, \":xxxxx@\" and \"(postgres)\"):\n%s", prefix, log)
+		}
+	}
+
+	t.Run("serve", func(t *testing.T) {
+		var stderr syncBuffer
+		root := newRootCmd(nil, io.Discard, &stderr, env)
+		root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0"})
+		ctx, stop := context.WithCancel(context.Background())
+		defer stop()
+		code := make(chan int, 1)
+		go func() { code <- execute(ctx, root) }()
+		listenAddr(t, &stderr)
+		stop()
+		if c := <-code; c != 0 {
+			t.Fatalf("serve exited %d; stderr:\n%s", c, stderr.String())
+		}
+		check(t, stderr.String(), "recall serve: listening on http://127.0.0.1:")
+	})
+	t.Run("mcp", func(t *testing.T) {
+		// The host hangs up at once (stdin at EOF): a normal end, after
+		// the start-up line.
+		var stderr syncBuffer
+		root := newRootCmd(strings.NewReader(""), io.Discard, &stderr, env)
+		root.SetArgs([]string{"mcp"})
+		if c := execute(context.Background(), root); c != 0 {
+			t.Fatalf("mcp exited %d; stderr:\n%s", c, stderr.String())
+		}
+		check(t, stderr.String(), "recall mcp: serving postgres://")
+	})
 }

@@ -94,7 +94,9 @@ func New(emb embed.Embedder, be Backend, opts Options) *Cache {
 	}
 }
 
-// Model is the identity vectors are stored under.
+// Model is the identity vectors are stored under: the wrapped embedder's
+// Model when the Cache was made, which lacks the dimension when the
+// provider had not learnt it yet (see the package doc).
 func (c *Cache) Model() string { return c.model }
 
 // OnDropped sets fn to be called, from Load, when the backend dropped

@@ -20,8 +20,14 @@
 //
 // # Caveats
 //
-// The model identity is read from the embedder when the Cache is made.
-// Providers that learn their dimension only from the first response report
-// it later; the cache keeps using the identity it started with, and
-// readers compare dimensions before using a vector.
+// The model identity is read from the embedder when the Cache is made,
+// before anything is embedded, since Load must know it to find the stored
+// vectors. Providers that learn their dimension only from the first
+// response report it later: the Cache of an OpenAI embedder without
+// Dimensions stores its vectors under "openai:text-embedding-3-small"
+// while the embedder, after its first answer, says
+// "openai:text-embedding-3-small:1536". The cache keeps the identity it
+// started with (so the next process, whose embedder has not answered yet,
+// finds the same vectors), and readers compare dimensions before using a
+// vector.
 package cache

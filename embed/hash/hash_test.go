@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/embed"
@@ -77,10 +78,36 @@ func TestSimilarityShape(t *testing.T) {
 	}
 }
 
+// Each bound is checked at its edge, and an error names what is wrong
+// with the value given.
 func TestConfigValidate(t *testing.T) {
-	for _, c := range []Config{{Dim: 4}, {Dim: 1 << 20}, {MinN: 4, MaxN: 2}, {MinN: 1, MaxN: 20}} {
-		if _, err := New(c); err == nil {
-			t.Errorf("New(%+v) accepted", c)
+	tests := []struct {
+		c    Config
+		want string // "" means valid
+	}{
+		{Config{}, ""},
+		{Config{Dim: 8}, ""},
+		{Config{Dim: 1 << 16}, ""},
+		{Config{MinN: 1, MaxN: 12}, ""},
+		{Config{MinN: 3, MaxN: 3}, ""},
+		{Config{Dim: 7}, "dimension 7 outside [8, 65536]"},
+		{Config{Dim: 1<<16 + 1}, "dimension 65537 outside [8, 65536]"},
+		{Config{Dim: -1}, "dimension -1 outside"},
+		{Config{MinN: 4, MaxN: 2}, "n-gram range 4..2 invalid"},
+		{Config{MinN: 1, MaxN: 13}, "n-gram range 1..13 invalid"},
+		{Config{MinN: -1, MaxN: 3}, "n-gram range -1..3 invalid"},
+		{Config{MinN: 6}, "n-gram range 6..5 invalid"}, // MaxN defaults to 5
+	}
+	for _, tt := range tests {
+		err := tt.c.Validate()
+		e, newErr := New(tt.c)
+		switch {
+		case tt.want == "" && (err != nil || newErr != nil || e == nil):
+			t.Errorf("%+v: Validate %v, New %v; want both to accept it", tt.c, err, newErr)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%+v: Validate = %v, want an error containing %q", tt.c, err, tt.want)
+		case tt.want != "" && (newErr == nil || newErr.Error() != err.Error()):
+			t.Errorf("%+v: New = %v, want Validate's error %v", tt.c, newErr, err)
 		}
 	}
 }

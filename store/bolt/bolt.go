@@ -261,7 +261,7 @@ func migrateV1(entries *bbolt.Bucket) error {
 	var todo []kv
 	c := entries.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if v == nil || len(v) == 0 || v[0] != valueVersionV1 {
+		if len(v) == 0 || v[0] != valueVersionV1 {
 			continue
 		}
 		if _, _, err := decodeValueV1(v); err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	bbolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/store/storetest"
@@ -512,7 +513,7 @@ func TestOpenNotDatabase(t *testing.T) {
 				t.Error("refused file was modified")
 			}
 			// The refused file was released: a raw bbolt open does not wait.
-			if db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 100 * time.Millisecond}); errors.Is(err, bbolt.ErrTimeout) {
+			if db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 100 * time.Millisecond}); errors.Is(err, berrors.ErrTimeout) {
 				t.Error("refused file is still locked")
 			} else if err == nil {
 				_ = db.Close()

@@ -253,12 +253,3 @@ func (s *Store) segment(dir, base, stem, field string) (string, error) {
 	return "", &store.FieldError{Field: field, Value: stem,
 		Reason: fmt.Sprintf("is not in Unicode NFC, the form recall names are kept in; rename it to %q", nfcStem)}
 }
-
-// isDir reports whether d is a folder, following a symbolic link.
-func isDir(d iofs.DirEntry, path string) bool {
-	if d.Type()&iofs.ModeSymlink == 0 {
-		return d.IsDir()
-	}
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
-}

@@ -249,7 +249,7 @@ func median(xs []float64) float64 {
 // only in the cross-process lock file, as two processes' would) and from
 // several goroutines of each, next to single Puts and Deletes of the same
 // identities. It must finish (no deadlock between chunk locks), and every
-// entry must then be one complete version.
+// entry must then be one complete version. With -short, 4 rounds of 15.
 func TestPutBatchConcurrent(t *testing.T) {
 	root := t.TempDir()
 	var stores [2]*Store
@@ -267,6 +267,10 @@ func TestPutBatchConcurrent(t *testing.T) {
 	content := func(i, g, r int) string {
 		return fmt.Sprintf("entry %d writer %d round %d %s", i, g, r, strings.Repeat("x", 500))
 	}
+	rounds := 15
+	if testing.Short() {
+		rounds = 4
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for g := range 6 {
@@ -275,7 +279,7 @@ func TestPutBatchConcurrent(t *testing.T) {
 			defer wg.Done()
 			s := stores[g%2]
 			r := rand.New(rand.NewPCG(uint64(g), 1))
-			for round := range 15 {
+			for round := range rounds {
 				switch g % 3 {
 				case 0, 1: // a batch of 80 identities in a random order
 					var es []store.Entry

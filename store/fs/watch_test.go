@@ -165,11 +165,14 @@ func TestWatchNewFolderIsWatched(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "later", "deeper"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// An empty folder holds no entry: no revision. Give the event time to
-	// be seen, so that the write below lands in a folder already watched.
-	time.Sleep(200 * time.Millisecond)
-	if r, _ := s.Revision(ctx); r != rev {
-		t.Errorf("an empty new folder raised the revision to %d", r)
+	// An empty folder holds no entry. The watch handles its events in
+	// order, so once a note written after it, in the root, is reported,
+	// the new folders are watched, and the report holds that note alone.
+	writeFile(t, filepath.Join(root, "after.md"), "written after the folders")
+	rev0 := rev
+	rev = waitRevision(t, s, rev, "write into the root after the new folders")
+	if cs, err := s.Changes(ctx, rev0); err != nil || cs.Reset || fmt.Sprint(sortedKeys(cs.Keys)) != "[_root:after]" {
+		t.Errorf("the empty new folders were reported: changes since %d: %+v, %v; want _root:after alone", rev0, cs, err)
 	}
 	writeFile(t, filepath.Join(root, "later", "x.md"), "inside the new folder")
 	rev = waitRevision(t, s, rev, "write into the new folder")
@@ -180,7 +183,7 @@ func TestWatchNewFolderIsWatched(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(sortedKeys(cs.Keys))
-	if want := "[later/deeper:y later:x]"; got != want {
+	if want := "[_root:after later/deeper:y later:x]"; got != want {
 		t.Errorf("change feed after the writes = %s, want %s", got, want)
 	}
 }
@@ -282,10 +285,18 @@ func TestWatchDebouncesBursts(t *testing.T) {
 	for i := range n {
 		writeFile(t, filepath.Join(root, "pulled", fmt.Sprintf("n%02d.md", i)), "from git")
 	}
-	waitRevision(t, s, 0, "burst")
-	// Let any report still pending land before counting.
-	time.Sleep(700 * time.Millisecond)
-	if c := calls.Load(); c > n/5 {
+	rev := waitRevision(t, s, 0, "burst")
+	// Reports are made in order: once a note written after the burst has
+	// been reported, every report of the burst has landed.
+	for {
+		if cs, err := s.Changes(ctx, 0); err != nil || len(cs.Keys) == n {
+			break
+		}
+		rev = waitRevision(t, s, rev, "the rest of the burst")
+	}
+	writeFile(t, filepath.Join(root, "after.md"), "after the burst")
+	waitRevision(t, s, rev, "the note after the burst")
+	if c := calls.Load() - 1; c > n/5 {
 		t.Errorf("%d files written in a burst caused %d revision raises", n, c)
 	}
 }

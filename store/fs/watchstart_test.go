@@ -17,10 +17,15 @@ import (
 // every note). Changes made right after it returns, while that picture is
 // being taken, must all reach the feed: an edit in place, a new folder
 // with a note already in it, and a folder moved out of the store with its
-// notes (which no event names: the readers must rebuild).
+// notes (which no event names: the readers must rebuild). With -short,
+// one round of four.
 func TestWatchChangesDuringBaseline(t *testing.T) {
 	ctx := context.Background()
-	for round := range 4 {
+	rounds := 4
+	if testing.Short() {
+		rounds = 1
+	}
+	for round := range rounds {
 		t.Run(fmt.Sprint(round), func(t *testing.T) {
 			root := t.TempDir()
 			for c := range 8 {

@@ -3,11 +3,14 @@ package postgres
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/recallhq/recall/store"
 )
@@ -384,13 +387,53 @@ func TestClosedFeed(t *testing.T) {
 func TestListenerIdleCheck(t *testing.T) {
 	schema := newSchema(t)
 	a := openSchema(t, schema, nil)
+	// b's connections carry a name of their own, so that the server can
+	// show its listener's idle checks.
+	app := "recall_idle_" + schema
+	conn := testURL(t)
+	if isURL(conn) {
+		u, err := url.Parse(conn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("application_name", app)
+		u.RawQuery = q.Encode()
+		conn = u.String()
+	} else {
+		conn += " application_name=" + app
+	}
 	old := idleCheck
 	idleCheck = 50 * time.Millisecond
-	b := openSchema(t, schema, nil)
+	b, err := Open(ctx, conn, &Options{Schema: schema})
 	idleCheck = old
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
 	ch, cancel := b.Subscribe()
 	defer cancel()
-	time.Sleep(500 * time.Millisecond) // several idle checks
+	// Several idle checks, seen by the server: each is a ping ("-- ping",
+	// as pgx sends it) on the listener's connection, which moves its
+	// pg_stat_activity.state_change. b does nothing else meanwhile.
+	admin := adminPool(t)
+	pings := map[time.Time]bool{}
+	for deadline := time.Now().Add(30 * time.Second); len(pings) < 3; time.Sleep(5 * time.Millisecond) {
+		rows, err := admin.Query(ctx, `SELECT state_change FROM pg_stat_activity WHERE application_name = $1 AND query = '-- ping'`, app)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes, err := pgx.CollectRows(rows, pgx.RowTo[time.Time])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			pings[c] = true
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server saw %d idle checks in 30 s, want 3 (one every %v)", len(pings), 50*time.Millisecond)
+		}
+	}
 	if !b.Listening() {
 		t.Fatal("the listener dropped its connection after idle checks")
 	}

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -276,14 +277,27 @@ func isURL(s string) bool {
 	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
 }
 
+// secretParams are the URL query parameters that hold a secret (pgx
+// reads a password from ?password= as well as from the user info).
+var secretParams = []string{"password", "sslpassword"}
+
 // Redact returns connString with its password replaced by "xxxxx", for
-// messages. A keyword/value string is reduced to its host, port, user and
-// dbname.
+// messages: the URL's user info and its password and sslpassword query
+// parameters. A keyword/value string is reduced to its host, port, user
+// and dbname.
 func Redact(connString string) string {
 	if isURL(connString) {
 		u, err := url.Parse(connString)
 		if err != nil {
 			return "postgres://…"
+		}
+		if q := u.Query(); slices.ContainsFunc(secretParams, q.Has) {
+			for _, k := range secretParams {
+				if q.Has(k) {
+					q.Set(k, "xxxxx")
+				}
+			}
+			u.RawQuery = q.Encode()
 		}
 		return u.Redacted()
 	}
@@ -304,8 +318,18 @@ func Redact(connString string) string {
 // redactIn removes the password of connString from msg.
 func redactIn(msg, connString string) string {
 	if isURL(connString) {
-		if u, err := url.Parse(connString); err == nil && u.User != nil {
+		u, err := url.Parse(connString)
+		if err != nil {
+			return msg
+		}
+		if u.User != nil {
 			if p, ok := u.User.Password(); ok && p != "" {
+				msg = strings.ReplaceAll(msg, p, "xxxxx")
+			}
+		}
+		q := u.Query()
+		for _, k := range secretParams {
+			if p := q.Get(k); p != "" {
 				msg = strings.ReplaceAll(msg, p, "xxxxx")
 			}
 		}

@@ -262,10 +262,12 @@ func TestConnectErrors(t *testing.T) {
 
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
-		"postgres://u:secret@h:5432/db?sslmode=disable": "postgres://u:xxxxx@h:5432/db?sslmode=disable",
-		"postgresql://h/db":                             "postgresql://h/db",
-		"host=h user=u password=secret dbname=d":        "host=h user=u dbname=d",
-		"":                                              "postgres (from the PG* environment)",
+		"postgres://u:secret@h:5432/db?sslmode=disable":        "postgres://u:xxxxx@h:5432/db?sslmode=disable",
+		"postgresql://h/db":                                    "postgresql://h/db",
+		"postgres://u@h/db?sslmode=disable&password=secret":    "postgres://u@h/db?password=xxxxx&sslmode=disable",
+		"postgres://u@h/db?sslpassword=secret&sslmode=require": "postgres://u@h/db?sslmode=require&sslpassword=xxxxx",
+		"host=h user=u password=secret dbname=d":               "host=h user=u dbname=d",
+		"":                                                     "postgres (from the PG* environment)",
 	} {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)

@@ -647,7 +647,7 @@ func testNFC(t *testing.T, s store.Store) {
 	}
 	err := s.Update(ctx, nfdCat, nfdName, func(old store.Entry, found bool) (store.Entry, error) {
 		if !found || old.Content != "second" {
-			return old, fmt.Errorf("Update saw found=%v content %q", found, old.Content)
+			return old, fmt.Errorf("update saw found=%v content %q", found, old.Content)
 		}
 		old.Content = "third"
 		return old, nil
