@@ -39,8 +39,8 @@ long as it runs: other recall commands on it fail with "locked".
 
 A bad frame never ends the server: invalid JSON is answered with a JSON-RPC
 error -32700, a batch, a wrong or missing "jsonrpc", an id that is not a
-string or number, or a line over 4 MiB + 64 KiB with -32600, and the next
-frame is served.
+string or number (or a number out of range), nesting over 1000 levels, or a
+line over 4 MiB + 64 KiB with -32600, and the next frame is served.
 
 A host's configuration names the command, for example:
 

@@ -21,6 +21,8 @@
 //
 // The SDK's own stdio transport ends the session at the first frame it
 // cannot decode; StdioTransport answers invalid JSON (-32700), batches,
-// wrong or missing "jsonrpc", ids that are neither strings nor numbers, and
-// lines over MaxFrameBytes (-32600) itself, and keeps serving.
+// wrong or missing "jsonrpc", ids that are neither strings nor numbers or
+// numbers out of a float64's range, nesting deeper than MaxFrameDepth,
+// lines over MaxFrameBytes, and whatever else the SDK's decoder refuses
+// (-32600) itself, and keeps serving.
 package mcptools

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
+	"strconv"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,6 +20,10 @@ import (
 // transport: an HTTP body's bound (4 MiB, room for a 1 MiB entry escaped)
 // plus the envelope.
 const MaxFrameBytes = 4<<20 + 64<<10
+
+// MaxFrameDepth is how deeply a frame may nest ({"params":{…}} counts
+// two): the SDK's decoder refuses deeper ones.
+const MaxFrameDepth = 1000
 
 // JSON-RPC error codes.
 const (
@@ -30,9 +37,11 @@ const (
 // checks every line first and answers a bad one itself, on out, without
 // passing it on: invalid JSON gets -32700, and a batch array, a
 // "jsonrpc" other than "2.0", a missing "jsonrpc", an id that is not a
-// string or a number, a "method" that is not a string, or a line over
-// MaxFrameBytes gets -32600 (with the request's id when it has a usable
-// one, else null). Each is also logged to logger (nil: not logged). Blank
+// string or a number, a numeric id that overflows a float64 ("id":1e400),
+// a "method" that is not a string, nesting deeper than MaxFrameDepth, a
+// line over MaxFrameBytes, or anything else the SDK's own decoder
+// (jsonrpc.DecodeMessage) refuses gets -32600 (with the request's id when
+// it has a usable one, else null). Each is also logged to logger (nil: not logged). Blank
 // lines are skipped. The server goes on with the next line.
 func StdioTransport(in io.Reader, out io.Writer, logger *log.Logger) mcp.Transport {
 	pr, pw := io.Pipe()
@@ -130,6 +139,9 @@ func check(line []byte) (id json.RawMessage, code int, msg string) {
 		case '"':
 			id = raw
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			if f, err := strconv.ParseFloat(string(raw), 64); err != nil || math.IsInf(f, 0) {
+				return nil, codeInvalidRequest, fmt.Sprintf("id %.40s is out of the range of a number id", raw)
+			}
 			id = raw
 		default:
 			return nil, codeInvalidRequest, "id must be a string or a number"
@@ -147,7 +159,36 @@ func check(line []byte) (id json.RawMessage, code int, msg string) {
 	} else if id == nil {
 		return nil, codeInvalidRequest, `a frame needs a "method" (or, for a response, an "id")`
 	}
+	if depth(t) > MaxFrameDepth {
+		return id, codeInvalidRequest, fmt.Sprintf("the frame nests more than %d levels deep", MaxFrameDepth)
+	}
+	// The SDK's decoder is the last word: what it refuses would end the
+	// session, so it is answered here instead.
+	if _, err := jsonrpc.DecodeMessage(t); err != nil {
+		return id, codeInvalidRequest, fmt.Sprintf("not a JSON-RPC message: %v", err)
+	}
 	return id, 0, ""
+}
+
+// depth is how deeply the valid JSON text b nests.
+func depth(b []byte) int {
+	d, deepest, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			if d++; d > deepest {
+				deepest = d
+			}
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return deepest
 }
 
 // readLine returns the next line without its "\n" or "\r\n". A line
