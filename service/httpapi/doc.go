@@ -23,7 +23,10 @@
 //
 // Errors are *Error bodies, {"error": "...", "field": "..."}, with a status
 // that says what was wrong: 400 (bad JSON, unknown field, invalid value;
-// the field is named), 401, 403, 404, 405, 413, 415, 422, 503.
+// the field is named), 401, 403, 404, 405, 413, 415, 422, and 503 when the
+// store is unavailable (its error wraps store.ErrUnavailable or
+// service.ErrUnavailable: a folder store's root gone, a database down) or
+// the server is shutting down.
 //
 // # Security
 //
