@@ -81,7 +81,6 @@ func TestUnavailableFolderStore(t *testing.T) {
 	}
 }
 
-
 // With PostgreSQL stopped under a running server, the same requests answer
 // 503. The test starts and stops a server of its own with .ci/postgres.sh
 // (from the binaries RECALL_TEST_POSTGRES_BIN names), so no other test is
