@@ -11,9 +11,10 @@
 //
 // Tools: retrieve (the `recall retrieve --json` object as structured
 // content, a compact text beside it), add, append, edit, get, delete, list
-// (cursor pages), categories. Input schemas use plain JSON types — an
-// optional field is left out of "required", never declared as a ["null",
-// T] union, which clients such as the MCP Inspector mishandle — and each
+// (cursor pages), categories. Input and output schemas use plain JSON
+// types — an optional field is left out of "required" (and, in a result,
+// left out rather than sent as null), never declared as a ["null", T]
+// union, which clients such as the MCP Inspector mishandle — and each
 // tool decodes its own arguments (service.DecodeParams), so a bad one is a
 // tool error a person can read, naming the field.
 //

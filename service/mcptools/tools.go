@@ -352,9 +352,7 @@ func schemaFor[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err)) // a bug in the struct tags
 	}
-	for _, p := range s.Properties {
-		plain(p)
-	}
+	plain(s)
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
 	}
@@ -362,7 +360,11 @@ func schemaFor[T any]() *jsonschema.Schema {
 	return s
 }
 
-// plain drops "null" from a union of types, recursively.
+// plain drops "null" from a union of types, in s and every schema below
+// it: an optional value is left out, never sent as null (the JSON of
+// recall's results omits empty optional fields and writes empty lists as
+// []), so one plain type per value is the truth, and strict clients (MCP
+// Inspector) warn about unions.
 func plain(s *jsonschema.Schema) {
 	if s == nil {
 		return
@@ -381,14 +383,23 @@ func plain(s *jsonschema.Schema) {
 		}
 	}
 	plain(s.Items)
+	plain(s.AdditionalProperties)
+	for _, p := range s.Properties {
+		plain(p)
+	}
+	for _, d := range s.Defs {
+		plain(d)
+	}
 }
 
-// outSchema is the schema of a tool's structured result.
+// outSchema is the schema of a tool's structured result, with plain types
+// as schemaFor's.
 func outSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
 	}
+	plain(s)
 	return s
 }
 
