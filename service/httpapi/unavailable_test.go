@@ -130,6 +130,27 @@ func TestUnavailablePostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A second server over the same database whose index is not built:
+	// its list walks the store's keys.
+	st2, err := pgstore.Open(ctx, env["RECALL_TEST_POSTGRES_URL"], &pgstore.Options{Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	m2 := service.New(st2, service.Options{})
+	defer m2.Close()
+	h2, err := httpapi.New(m2, httpapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) { // a server that has been running a while
+		if hl, err := m.Health(ctx); err == nil && hl.Indexed {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("the index was not built in a minute")
+		}
+	}
 	argv := []string{filepath.Join(env["RECALL_TEST_POSTGRES_BIN"], "pg_ctl"), "-D", env["RECALL_TEST_POSTGRES_DATA"], "-w", "-t", "60", "stop", "-m", "fast"}
 	if os.Geteuid() == 0 {
 		argv = append([]string{"runuser", "-u", "postgres", "--"}, argv...)
@@ -138,4 +159,5 @@ func TestUnavailablePostgres(t *testing.T) {
 		t.Fatalf("pg_ctl stop: %v\n%s", err, out)
 	}
 	checkUnavailable(t, h)
+	checkUnavailable(t, h2)
 }
