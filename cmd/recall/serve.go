@@ -68,6 +68,9 @@ Content-Type: application/json, at most 4 MiB; a query at most 8192 bytes and
 256 distinct terms. Errors are JSON objects, {"error": "...", "field": "..."},
 with status 400 (bad JSON, unknown field, invalid name or value), 401 (token),
 403 (Host or Origin), 404, 405, 413 (body too large), 415 (not JSON), 422 or 503.
+A client has 30 s to read an answer once it is ready (then it is cut off), and
+large answers (1 MiB or more) being sent at once are held to 64 MiB: one more
+gets 503 with Retry-After, so clients that never read cannot pin memory.
 
 Binding anything but a loopback address requires a bearer token (--token, else
 $RECALL_TOKEN): clients send "Authorization: Bearer TOKEN". With a token set,

@@ -38,6 +38,15 @@
 // application/json, no page can send one without a CORS preflight, which
 // the handler never grants.
 //
+// # Slow readers
+//
+// An answer is built in memory whole before it is sent. So that clients
+// that never read cannot pin answers, each has Options.WriteTimeout
+// (DefaultWriteTimeout, 30 s) from when its answer is ready to read it,
+// after which its connection is closed; and large answers (at least
+// LargeAnswerBytes) being sent at once hold at most Options.MaxPendingBytes
+// (DefaultMaxPendingBytes, 64 MiB): one beyond gets 503 with Retry-After.
+//
 // # Caveats
 //
 // JSON strings holding an unpaired UTF-16 surrogate escape ("\ud800") are

@@ -35,6 +35,18 @@ type Options struct {
 	AllowHosts []string
 	// Log, when set, gets one line per request.
 	Log *log.Logger
+	// WriteTimeout bounds how long a client may take to read one answer,
+	// from when it is ready: a client that has not read it all by then is
+	// cut off (its connection closed) and the answer freed. Zero means
+	// DefaultWriteTimeout; negative, no bound. It needs a server whose
+	// ResponseWriter takes write deadlines (net/http's does).
+	WriteTimeout time.Duration
+	// MaxPendingBytes bounds the bytes of large answers (LargeAnswerBytes
+	// or more) being sent at once; a large answer beyond it is replaced by
+	// 503 with Retry-After, and smaller ones are always sent. An answer
+	// larger than the bound is sent when no other large one is. Zero means
+	// DefaultMaxPendingBytes; negative, no bound.
+	MaxPendingBytes int64
 }
 
 // Handler is the HTTP JSON API over a service.Memory. It is safe for
@@ -45,6 +57,7 @@ type Handler struct {
 	allowHosts map[string]bool
 	reqLog     *log.Logger
 	mux        *http.ServeMux
+	answers    answers
 }
 
 var _ http.Handler = (*Handler)(nil)
@@ -54,7 +67,7 @@ func New(m *service.Memory, opts Options) (*Handler, error) {
 	if opts.Token != "" && strings.TrimSpace(opts.Token) != opts.Token {
 		return nil, errors.New("the bearer token has surrounding whitespace, which no client can send back; remove it")
 	}
-	h := &Handler{m: m, reqLog: opts.Log, mux: http.NewServeMux(), allowHosts: map[string]bool{}}
+	h := &Handler{m: m, reqLog: opts.Log, mux: http.NewServeMux(), allowHosts: map[string]bool{}, answers: newAnswers(opts)}
 	if opts.Token != "" {
 		sum := sha256.Sum256([]byte(opts.Token))
 		h.tokenHash = sum[:]
@@ -95,22 +108,27 @@ func (h *Handler) Handle(pattern string, handler http.Handler) {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	rc := http.NewResponseController(w)
+	// A deadline left by the connection's previous request must not cut
+	// this one: none until the answer is ready (boundedWriter).
+	_ = rc.SetWriteDeadline(time.Time{})
+	bw := &boundedWriter{ResponseWriter: w, a: &h.answers, rc: rc, status: http.StatusOK}
+	defer bw.release()
 	switch {
 	case h.tokenHash == nil && !h.localHost(r.Host):
-		writeError(rec, &Error{Status: http.StatusForbidden, Field: "Host",
+		writeError(bw, &Error{Status: http.StatusForbidden, Field: "Host",
 			Message: fmt.Sprintf("Host %q is not this machine's loopback name or address; without a token only those (and --allow-host names) are served", r.Host)})
 	case h.tokenHash == nil && !h.localOrigin(r.Header.Values("Origin")):
-		writeError(rec, &Error{Status: http.StatusForbidden, Field: "Origin",
+		writeError(bw, &Error{Status: http.StatusForbidden, Field: "Origin",
 			Message: fmt.Sprintf("requests from a web page at %q are refused: without a token only loopback origins are served", r.Header.Get("Origin"))})
 	case r.URL.Path != "/healthz" && !h.authorized(r):
-		rec.Header().Set("WWW-Authenticate", `Bearer realm="recall"`)
-		writeError(rec, &Error{Status: http.StatusUnauthorized, Message: "missing or wrong bearer token (send Authorization: Bearer TOKEN)"})
+		bw.Header().Set("WWW-Authenticate", `Bearer realm="recall"`)
+		writeError(bw, &Error{Status: http.StatusUnauthorized, Message: "missing or wrong bearer token (send Authorization: Bearer TOKEN)"})
 	default:
-		h.mux.ServeHTTP(rec, r)
+		h.mux.ServeHTTP(bw, r)
 	}
 	if h.reqLog != nil {
-		h.reqLog.Printf("%s %s %d %v", r.Method, r.URL.EscapedPath(), rec.status, time.Since(start).Round(time.Microsecond))
+		h.reqLog.Printf("%s %s %d %v", r.Method, r.URL.EscapedPath(), bw.status, time.Since(start).Round(time.Microsecond))
 	}
 }
 
@@ -158,16 +176,6 @@ func (h *Handler) authorized(r *http.Request) bool {
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(tok)))
 	return subtle.ConstantTimeCompare(sum[:], h.tokenHash) == 1
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
-	r.ResponseWriter.WriteHeader(code)
 }
 
 func (h *Handler) retrieve(w http.ResponseWriter, r *http.Request) {
