@@ -46,6 +46,7 @@ func newServeCmd(a *app) *cobra.Command {
                                          "categories": ["..."], "tags": ["..."], "min_score": 0.3}
                                         → the same JSON object as 'recall retrieve --json'
   PUT    /v1/entries/CATEGORY/NAME      {"content": "...", "tags": ["..."]} → 201 added, 200 updated
+                                        (If-None-Match: * → 412 when it exists, nothing written)
   POST   /v1/entries/CATEGORY/NAME/append  {"text": "..."}                  → 200
   POST   /v1/entries/CATEGORY/NAME/edit    {"old_text": "...", "new_text": "..."} → 200, 422 when
                                         old_text is absent or occurs more than once
@@ -63,7 +64,7 @@ func newServeCmd(a *app) *cobra.Command {
 
 Only query is required; budget_tokens 0 means no budget. PUT is an upsert: an
 update keeps the entry's metadata, and its tags unless "tags" is given.
-Categories and names in paths are URL-escaped. Bodies must be JSON sent as
+Categories and names in paths are URL-escaped (projects/harbor is projects%2Fharbor). Bodies must be JSON sent as
 Content-Type: application/json, at most 4 MiB; a query at most 8192 bytes and
 256 distinct terms. Errors are JSON objects, {"error": "...", "field": "..."},
 with status 400 (bad JSON, unknown field, invalid name or value), 401 (token),

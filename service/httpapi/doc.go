@@ -11,7 +11,8 @@
 // MaxBodyBytes):
 //
 //	POST   /v1/retrieve                        service.RetrieveParams → the `recall retrieve --json` object
-//	PUT    /v1/entries/{category}/{name}       {"content", "tags"} → 201 added / 200 updated
+//	PUT    /v1/entries/{category}/{name}       {"content", "tags"} → 201 added / 200 updated;
+//	                                           If-None-Match: * → 412 when it exists
 //	POST   /v1/entries/{category}/{name}/append {"text"}
 //	POST   /v1/entries/{category}/{name}/edit   {"old_text", "new_text"} → 422 when absent or ambiguous
 //	GET    /v1/entries/{category}/{name}       the entry (service.Entry)
@@ -21,9 +22,13 @@
 //	GET    /v1/categories                      [{"category", "count"}]
 //	GET    /healthz                            {"status":"ok","revision","indexed","unreadable"}; 503 when unavailable
 //
+// Categories and names are URL-escaped in paths: a category path's "/" is
+// %2F (/v1/entries/projects%2Fharbor/notes); the 404 for a path with an
+// unescaped one says so.
+//
 // Errors are *Error bodies, {"error": "...", "field": "..."}, with a status
 // that says what was wrong: 400 (bad JSON, unknown field, invalid value;
-// the field is named), 401, 403, 404, 405, 413, 415, 422, and 503 when the
+// the field is named), 401, 403, 404, 405, 412, 413, 415, 422, and 503 when the
 // store is unavailable (its error wraps store.ErrUnavailable or
 // service.ErrUnavailable: a folder store's root gone, a database down) or
 // the server is shutting down.

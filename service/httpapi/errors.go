@@ -43,6 +43,8 @@ func errorFor(err error) *Error {
 		return &Error{Status: http.StatusBadRequest, Field: fe.Field, Message: fe.Error()}
 	case errors.Is(err, store.ErrInvalid):
 		return &Error{Status: http.StatusBadRequest, Message: err.Error()}
+	case errors.Is(err, service.ErrExists):
+		return &Error{Status: http.StatusPreconditionFailed, Field: "If-None-Match", Message: err.Error()}
 	case errors.Is(err, store.ErrNotFound):
 		return &Error{Status: http.StatusNotFound, Message: err.Error()}
 	case errors.Is(err, service.ErrUnavailable), errors.Is(err, store.ErrUnavailable):

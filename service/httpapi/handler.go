@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +95,7 @@ func New(m *service.Memory, opts Options) (*Handler, error) {
 	mux.HandleFunc("/v1/entries/{category}/{name}/edit", methodNotAllowed("POST"))
 	mux.HandleFunc("/healthz", methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "no such endpoint: " + r.URL.EscapedPath()})
+		writeError(w, notFoundError(r.URL.EscapedPath()))
 	})
 	return h, nil
 }
@@ -220,17 +221,47 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &service.ParamError{Field: "content", Reason: "is required"})
 		return
 	}
-	c, err := h.m.Add(r.Context(), service.AddRequest{Category: category, Name: name, Content: *b.Content, Tags: b.Tags})
+	req := service.AddRequest{Category: category, Name: name, Content: *b.Content, Tags: b.Tags}
+	switch inm := r.Header.Values("If-None-Match"); {
+	case len(inm) == 0:
+	case len(inm) == 1 && strings.TrimSpace(inm[0]) == "*":
+		req.IfAbsent = true
+	default:
+		writeError(w, &Error{Status: http.StatusBadRequest, Field: "If-None-Match",
+			Message: fmt.Sprintf(`If-None-Match must be "*" (write only when the entry does not exist), got %q`, strings.Join(inm, ", "))})
+		return
+	}
+	c, err := h.m.Add(r.Context(), req)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	c.Replaced = nil // the answer stays {category, name, status}
 	status := http.StatusOK
 	if c.Status == service.StatusAdded {
 		status = http.StatusCreated
 		w.Header().Set("Location", entryPath(category, name))
 	}
 	writeValue(w, status, c, "")
+}
+
+// notFoundError answers a path no endpoint serves. A path under
+// /v1/entries/ with too many segments is most likely a category path
+// ("projects/harbor") sent with its "/" unescaped: say how to send it.
+func notFoundError(path string) *Error {
+	rest, ok := strings.CutPrefix(path, "/v1/entries/")
+	segs := strings.Split(rest, "/")
+	suffix := ""
+	if n := len(segs); n > 3 && (segs[n-1] == "append" || segs[n-1] == "edit") {
+		suffix, segs = "/"+segs[n-1], segs[:n-1]
+	}
+	if !ok || len(segs) < 3 || slices.Contains(segs, "") {
+		return &Error{Status: http.StatusNotFound, Message: "no such endpoint: " + path}
+	}
+	n := len(segs)
+	return &Error{Status: http.StatusNotFound, Message: fmt.Sprintf(
+		"no such endpoint: %s; a category or name holding \"/\" must have it escaped as %%2F in the path, e.g. /v1/entries/%s/%s%s",
+		path, strings.Join(segs[:n-1], "%2F"), segs[n-1], suffix)}
 }
 
 func entryPath(category, name string) string {

@@ -129,7 +129,7 @@ No items means nothing matched; that is not an error. When the server uses embed
 	addTool(srv, &mcp.Tool{
 		Name:  "add",
 		Title: "Remember (add or replace an entry)",
-		Description: `Write an entry to the user's memory. add is an upsert: when category:name exists, its whole content is replaced by the content you pass, and its tags too when you pass tags; its creation time is kept. To add a line to an existing entry use append; to change one passage use edit.
+		Description: `Write an entry to the user's memory. add is an upsert: when category:name exists, its whole content is replaced by the content you pass, and its tags too when you pass tags; its creation time is kept. The answer says what an update replaced (size, first line, tags). Pass if_absent true to create only: then an existing entry is an error and nothing is written. To add a line to an existing entry use append; to change one passage use edit.
 Use short, stable names and one topic per entry, e.g. category "people", name "Emma Liu"; category "trips", name "三亚之行"; category "preferences", name "coffee". Reuse existing categories (see categories). Link related entries by writing [[category:name]] in the content, e.g. "Went with [[people:小雨]]"; retrieve brings linked entries along.
 ` + nameRules,
 		InputSchema:  schemaFor[addParams](),
@@ -139,11 +139,11 @@ Use short, stable names and one topic per entry, e.g. category "people", name "E
 		if p.Content == nil {
 			return "", nil, &service.ParamError{Field: "content", Reason: "is required"}
 		}
-		c, err := m.Add(ctx, service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags})
+		c, err := m.Add(ctx, service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags, IfAbsent: p.IfAbsent})
 		if err != nil {
 			return "", nil, err
 		}
-		return c.Status + " " + keyString(c.Category, c.Name), c, nil
+		return renderChange(c), c, nil
 	})
 
 	addTool(srv, &mcp.Tool{
@@ -254,6 +254,7 @@ type addParams struct {
 	Name     string   `json:"name" jsonschema:"The entry's name within its category, e.g. a person's name or a topic such as coffee."`
 	Content  *string  `json:"content" jsonschema:"The whole text of the entry (markdown). It replaces the previous content. Link other entries with [[category:name]]."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"Optional tags. When given they replace the entry's tags; when left out an update keeps them."`
+	IfAbsent bool     `json:"if_absent,omitempty" jsonschema:"true: only create the entry; when it exists, fail and write nothing instead of replacing it. Use it when you have not read the entry."`
 }
 
 type appendParams struct {
@@ -315,6 +316,9 @@ func errorResult(err error) *mcp.CallToolResult {
 	}
 	if errors.Is(err, store.ErrNotFound) {
 		msg += " (check the exact category and name with list or retrieve)"
+	}
+	if errors.Is(err, service.ErrExists) {
+		msg += " (get it first, then append to it or edit it, or add without if_absent to replace it)"
 	}
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
