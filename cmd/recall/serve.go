@@ -31,6 +31,7 @@ type serveOptions struct {
 	addr       string
 	token      string
 	allowHosts []string
+	allowOrigs []string
 	quiet      bool
 }
 
@@ -78,7 +79,8 @@ $RECALL_TOKEN): clients send "Authorization: Bearer TOKEN". With a token set,
 every endpoint but /healthz requires it. Without a token, only requests whose
 Host is a loopback name or address (or a host given with --allow-host) and
 that carry no Origin of another site are answered: a web page cannot reach the
-memory through DNS rebinding or a cross-site form.
+memory through DNS rebinding or a cross-site form. A page on localhost but
+another port (a dev server) is another site: allow it with --allow-origin.
 
 A folder store is watched: edits made by the CLI, an editor or git are visible
 to the next retrieve within about a second. A bolt store is held by the server
@@ -119,6 +121,7 @@ up to 10 s), and every write that was answered is on disk.`,
 	f.StringVar(&o.addr, "addr", defaultServeAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
 	f.StringVar(&o.token, "token", "", "require this bearer `TOKEN` (default $RECALL_TOKEN); needed off loopback")
 	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "also answer requests whose Host (or Origin) is `NAME` when there is no token (repeat for several)")
+	f.StringArrayVar(&o.allowOrigs, "allow-origin", nil, "also answer requests from web pages of `ORIGIN` (http://localhost:3000) when there is no token (repeat for several)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not log one line per request on stderr")
 	o.engine.register(cmd)
 	return cmd
@@ -150,7 +153,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if o.quiet {
 		reqLog = nil
 	}
-	h, err := httpapi.New(m, httpapi.Options{Token: o.token, AllowHosts: o.allowHosts, Log: reqLog})
+	h, err := httpapi.New(m, httpapi.Options{Token: o.token, AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Log: reqLog})
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,9 @@
 // With Options.Token every endpoint but /healthz requires "Authorization:
 // Bearer TOKEN". Without a token the handler answers only requests whose
 // Host is a loopback name or address (or one of Options.AllowHosts) and
-// whose Origin, if any, is too: a web page can reach neither through DNS
+// whose Origin, if any, is the server's own (a loopback name on the port
+// the request was sent to: another port is another site), an AllowHosts
+// name or one of Options.AllowOrigins: a web page can reach neither through DNS
 // rebinding nor by a cross-site request, and since bodies must be
 // application/json, no page can send one without a CORS preflight, which
 // the handler never grants.

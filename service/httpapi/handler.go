@@ -34,6 +34,12 @@ type Options struct {
 	// Origin headers besides loopback ones, when there is no Token: the
 	// names a reverse proxy or /etc/hosts gives this machine.
 	AllowHosts []string
+	// AllowOrigins are web origins ("http://localhost:3000") whose pages
+	// may call the API when there is no Token, besides the server's own
+	// (a loopback origin on the port the request was sent to) and those
+	// of AllowHosts. A loopback origin on another port is another site
+	// (any local dev server), refused unless listed here.
+	AllowOrigins []string
 	// Log, when set, gets one line per request.
 	Log *log.Logger
 	// WriteTimeout bounds how long a client may take to read one answer,
@@ -56,6 +62,7 @@ type Handler struct {
 	m          *service.Memory
 	tokenHash  []byte // SHA-256 of the bearer token; nil: none required
 	allowHosts map[string]bool
+	allowOrigs map[string]bool // normalised: scheme://host:port
 	reqLog     *log.Logger
 	mux        *http.ServeMux
 	answers    answers
@@ -75,6 +82,14 @@ func New(m *service.Memory, opts Options) (*Handler, error) {
 	}
 	for _, a := range opts.AllowHosts {
 		h.allowHosts[strings.ToLower(strings.TrimSuffix(a, "."))] = true
+	}
+	h.allowOrigs = map[string]bool{}
+	for _, o := range opts.AllowOrigins {
+		n, ok := normalOrigin(o)
+		if !ok {
+			return nil, fmt.Errorf("allowed origin %q is not an origin such as http://localhost:3000 (scheme, host and optional port, no path)", o)
+		}
+		h.allowOrigs[n] = true
 	}
 	mux := h.mux
 	mux.HandleFunc("POST /v1/retrieve", h.retrieve)
@@ -119,9 +134,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case h.tokenHash == nil && !h.localHost(r.Host):
 		writeError(bw, &Error{Status: http.StatusForbidden, Field: "Host",
 			Message: fmt.Sprintf("Host %q is not this machine's loopback name or address; without a token only those (and --allow-host names) are served", r.Host)})
-	case h.tokenHash == nil && !h.localOrigin(r.Header.Values("Origin")):
+	case h.tokenHash == nil && !h.localOrigin(r):
 		writeError(bw, &Error{Status: http.StatusForbidden, Field: "Origin",
-			Message: fmt.Sprintf("requests from a web page at %q are refused: without a token only loopback origins are served", r.Header.Get("Origin"))})
+			Message: fmt.Sprintf("requests from a web page at %q are refused: without a token only the server's own origin (a loopback name on this port) and allowed origins are served", r.Header.Get("Origin"))})
 	case r.URL.Path != "/healthz" && !h.authorized(r):
 		bw.Header().Set("WWW-Authenticate", `Bearer realm="recall"`)
 		writeError(bw, &Error{Status: http.StatusUnauthorized, Message: "missing or wrong bearer token (send Authorization: Bearer TOKEN)"})
@@ -151,17 +166,63 @@ func (h *Handler) localHost(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// localOrigin reports whether the Origin headers, if any, are loopback or
-// allowed origins. Command-line clients send none; a browser sends the
-// page's, "null" for opaque ones.
-func (h *Handler) localOrigin(origins []string) bool {
-	for _, o := range origins {
-		u, err := url.Parse(o)
-		if err != nil || u.Host == "" || !h.localHost(u.Host) {
+// localOrigin reports whether the request's Origin headers, if any, are
+// the server's own, an allowed host's or an allowed origin. Command-line
+// clients send none; a browser sends the page's, "null" for opaque ones.
+// A loopback origin counts as the server's own only on the port the
+// request was sent to: another port is another site (SPEC §9).
+func (h *Handler) localOrigin(r *http.Request) bool {
+	for _, o := range r.Header.Values("Origin") {
+		n, ok := normalOrigin(o)
+		if !ok {
+			return false
+		}
+		if h.allowOrigs[n] {
+			continue
+		}
+		u, _ := url.Parse(n)
+		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+		if h.allowHosts[host] {
+			continue // a name the operator gave: trusted on every port
+		}
+		if !h.localHost(u.Host) || u.Port() != requestPort(r) {
 			return false
 		}
 	}
 	return true
+}
+
+// normalOrigin is an origin as scheme://host:port, lower-case, with the
+// scheme's default port made explicit; ok is false for anything else
+// ("null", a path, no host).
+func normalOrigin(o string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(o))
+	if err != nil || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+		return "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	switch {
+	case port != "":
+	case scheme == "http":
+		port = "80"
+	case scheme == "https":
+		port = "443"
+	default:
+		return "", false
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), true
+}
+
+// requestPort is the port the request was sent to, from its Host header.
+func requestPort(r *http.Request) string {
+	if _, p, err := net.SplitHostPort(r.Host); err == nil && p != "" {
+		return p
+	}
+	if r.TLS != nil {
+		return "443"
+	}
+	return "80"
 }
 
 // authorized compares the request's bearer token with the server's in

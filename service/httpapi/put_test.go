@@ -93,3 +93,75 @@ func TestUnescapedSlashInCategory(t *testing.T) {
 		t.Errorf("GET with %%2F: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// A key twice, or a case variant of a field's name, is refused with 400
+// naming the key (encoding/json would let one win silently), as JSONL
+// import and the MCP tools refuse them.
+func TestBodyKeysOneRule(t *testing.T) {
+	_, h := newHandler(t)
+	for _, c := range []struct{ method, path, body, field string }{
+		{"PUT", "/v1/entries/trips/sanya", `{"content":"a","content":"b"}`, "content"},
+		{"PUT", "/v1/entries/trips/sanya", `{"content":"a","Content":"b"}`, "Content"},
+		{"PUT", "/v1/entries/trips/sanya", `{"CONTENT":"a"}`, "CONTENT"},
+		{"POST", "/v1/retrieve", `{"query":"a","Query":"b"}`, "Query"},
+		{"POST", "/v1/retrieve", `{"query":"a","limit":1,"limit":1000}`, "limit"},
+	} {
+		rec := send(h, c.method, c.path, c.body)
+		var e httpapi.Error
+		if rec.Code != http.StatusBadRequest || json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Field != c.field {
+			t.Errorf("%s %s %s: %d %s, want 400 naming %s", c.method, c.path, c.body, rec.Code, rec.Body, c.field)
+		}
+	}
+	if rec := send(h, "GET", "/v1/entries/trips/sanya", ""); rec.Code != http.StatusNotFound {
+		t.Errorf("a refused PUT wrote the entry: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// Without a token, a page may call the API only from the server's own
+// origin: a loopback name on the port the request was sent to. Another
+// port on localhost is another site (any local dev server), refused
+// unless given in AllowOrigins; an AllowHosts name is trusted on every
+// port.
+func TestOriginPort(t *testing.T) {
+	st, err := fsstore.Open(filepath.Join(t.TempDir(), "m"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m := service.New(st, service.Options{})
+	defer m.Close()
+	h, err := httpapi.New(m, httpapi.Options{AllowHosts: []string{"recall.lan"}, AllowOrigins: []string{"http://localhost:3000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		host, origin string
+		want         int
+	}{
+		{"localhost:7411", "http://localhost:7411", 200},
+		{"127.0.0.1:7411", "http://localhost:7411", 200},
+		{"localhost:7411", "http://LOCALHOST:7411/", 200},
+		{"localhost:7411", "http://localhost:8080", 403},
+		{"localhost:7411", "http://127.0.0.1:5173", 403},
+		{"localhost:7411", "http://localhost", 403},
+		{"localhost", "http://localhost", 200},
+		{"localhost", "http://localhost:80", 200},
+		{"localhost:7411", "https://localhost:7411", 200},
+		{"localhost:7411", "http://localhost:3000", 200},  // allowed
+		{"localhost:7411", "https://localhost:3000", 403}, // another scheme, another origin
+		{"localhost:7411", "http://recall.lan:8443", 200},
+		{"localhost:7411", "null", 403},
+		{"localhost:7411", "http://evil.example:7411", 403},
+	} {
+		req := httptest.NewRequest("GET", "http://"+c.host+"/v1/categories", nil)
+		req.Header.Set("Origin", c.origin)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != c.want || (c.want == 403 && !strings.Contains(rec.Body.String(), `"field":"Origin"`)) {
+			t.Errorf("Host %s, Origin %s: %d %s, want %d", c.host, c.origin, rec.Code, rec.Body, c.want)
+		}
+	}
+	if _, err := httpapi.New(m, httpapi.Options{AllowOrigins: []string{"localhost:3000"}}); err == nil {
+		t.Error("an allowed origin without a scheme was accepted")
+	}
+}

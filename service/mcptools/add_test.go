@@ -56,3 +56,25 @@ func TestAddSaysWhatItReplaced(t *testing.T) {
 		t.Errorf("if_absent on a new entry: %q", text(res))
 	}
 }
+
+// Tool arguments follow the one key rule (internal/jsonkeys): a key twice
+// or a case variant is a tool error naming it, and nothing is written.
+func TestToolArgumentKeysOneRule(t *testing.T) {
+	m := newMemory(t)
+	cs := connect(t, m)
+	for _, raw := range []string{
+		`{"category":"p","name":"x","content":"a","content":"b"}`,
+		`{"category":"p","name":"x","Content":"b","content":"a"}`,
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "add", Arguments: json.RawMessage(raw)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.Contains(text(res), "ontent") {
+			t.Errorf("%s: error %v, %q", raw, res.IsError, text(res))
+		}
+	}
+	if _, err := m.Get(context.Background(), "p", "x"); err == nil {
+		t.Error("a refused add wrote the entry")
+	}
+}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recallhq/recall/internal/jsonkeys"
 )
 
 // MaxFrameBytes bounds one inbound JSON-RPC frame (one line) of the stdio
@@ -38,7 +40,10 @@ const (
 // passing it on: invalid JSON gets -32700, and a batch array, a
 // "jsonrpc" other than "2.0", a missing "jsonrpc", an id that is not a
 // string or a number, a numeric id that overflows a float64 ("id":1e400),
-// a "method" that is not a string, nesting deeper than MaxFrameDepth, a
+// a "method" that is not a string, a key twice in one object or a case
+// variant of a member's name ("Method"; the rule of internal/jsonkeys,
+// which the tools' arguments and JSONL import follow too), nesting deeper
+// than MaxFrameDepth, a
 // line over MaxFrameBytes, or anything else the SDK's own decoder
 // (jsonrpc.DecodeMessage) refuses gets -32600 (with the request's id when
 // it has a usable one, else null). Each is also logged to logger (nil: not logged). Blank
@@ -117,6 +122,9 @@ func (g *guard) reject(n int, id json.RawMessage, code int, msg string) {
 	g.out.Write(append(b, '\n'))
 }
 
+// envelopeKeys are a JSON-RPC frame's members, spelled exactly.
+var envelopeKeys = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+
 // check validates one frame's envelope. It returns code 0 for a frame to
 // pass on, else the error to answer and the id to answer it with.
 func check(line []byte) (id json.RawMessage, code int, msg string) {
@@ -158,6 +166,9 @@ func check(line []byte) (id json.RawMessage, code int, msg string) {
 		}
 	} else if id == nil {
 		return nil, codeInvalidRequest, `a frame needs a "method" (or, for a response, an "id")`
+	}
+	if err := jsonkeys.Check(t, envelopeKeys, 0); err != nil {
+		return id, codeInvalidRequest, err.Error()
 	}
 	if depth(t) > MaxFrameDepth {
 		return id, codeInvalidRequest, fmt.Sprintf("the frame nests more than %d levels deep", MaxFrameDepth)

@@ -131,6 +131,10 @@ func TestStdioSurvivesFramesTheSDKRefuses(t *testing.T) {
 		nested(10000),
 		nested(10001), // beyond encoding/json's own bound: -32700
 		`{"jsonrpc":"2.0","method":"notifications/x","params":` + strings.Repeat("{\"a\":", 1500) + "1" + strings.Repeat("}", 1500) + `}`,
+		// The one key rule (internal/jsonkeys).
+		`{"jsonrpc":"2.0","id":3,"method":"ping","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping","Method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":1,"a":2}}`,
 	} {
 		t.Run(fmt.Sprintf("%.40s", frame), func(t *testing.T) {
 			s := startStdio(t)
