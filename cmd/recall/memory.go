@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -55,15 +56,24 @@ func (a *app) engineOptions(st store.Store, an *analyzerFlags, emb *embedderFlag
 	return emb.engineOptions(a, st, opts)
 }
 
-// openMemory opens the store the command line names (creating it: a
-// server is where entries get added) and a Memory over it. desc names the
-// store for log lines.
-func (a *app) openMemory(f *engineFlags, logger *log.Logger) (m *service.Memory, desc string, err error) {
+// openMemory opens the store the command line names for a server. A
+// missing store is errNoStore, as for read commands (a typo must not
+// start a server over a new, empty store), unless create is set
+// (--create): then it is created as add creates it. desc names the store
+// for log lines.
+func (a *app) openMemory(f *engineFlags, logger *log.Logger, createStore bool) (m *service.Memory, desc string, err error) {
 	path, err := a.storeLocation()
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := a.openStore(create)
+	mode := mustExist
+	if createStore {
+		mode = create
+	}
+	st, err := a.openStore(mode)
+	if errors.Is(err, errNoStore) {
+		return nil, "", fmt.Errorf("%w; to serve a new, empty store there, pass --create", err)
+	}
 	if err != nil {
 		return nil, "", err
 	}

@@ -33,6 +33,7 @@ type serveOptions struct {
 	allowHosts []string
 	allowOrigs []string
 	quiet      bool
+	create     bool
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -82,6 +83,9 @@ that carry no Origin of another site are answered: a web page cannot reach the
 memory through DNS rebinding or a cross-site form. A page on localhost but
 another port (a dev server) is another site: allow it with --allow-origin.
 
+The store must exist (a typo in --store is an error, not a new empty memory);
+--create makes a missing one, as add does.
+
 A folder store is watched: edits made by the CLI, an editor or git are visible
 to the next retrieve within about a second. A bolt store is held by the server
 while it runs; other recall commands on it fail with "locked": send them here.
@@ -123,6 +127,7 @@ up to 10 s), and every write that was answered is on disk.`,
 	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "also answer requests whose Host (or Origin) is `NAME` when there is no token (repeat for several)")
 	f.StringArrayVar(&o.allowOrigs, "allow-origin", nil, "also answer requests from web pages of `ORIGIN` (http://localhost:3000) when there is no token (repeat for several)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not log one line per request on stderr")
+	f.BoolVar(&o.create, "create", false, "create the store when it does not exist (without it, a missing store is an error, as for read commands)")
 	o.engine.register(cmd)
 	return cmd
 }
@@ -143,7 +148,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	defer stop()
 
 	logger := log.New(a.stderr, "recall serve: ", 0)
-	m, desc, err := a.openMemory(&o.engine, logger)
+	m, desc, err := a.openMemory(&o.engine, logger, o.create)
 	if err != nil {
 		return err
 	}
