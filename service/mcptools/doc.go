@@ -25,5 +25,7 @@
 // wrong or missing "jsonrpc", ids that are neither strings nor numbers or
 // numbers out of a float64's range, nesting deeper than MaxFrameDepth,
 // lines over MaxFrameBytes, and whatever else the SDK's decoder refuses
-// (-32600) itself, and keeps serving.
+// (-32600) itself, and keeps serving. At the end of its input it ends the
+// session only once the requests passed on are answered (at most
+// DrainTimeout).
 package mcptools

@@ -234,3 +234,37 @@ func TestStdioRandomFrames(t *testing.T) {
 	}
 	t.Logf("%d pings answered among %d random frames", pings, rounds)
 }
+
+// A host that writes its requests and closes stdin at once gets every
+// answer: the session ends only when they are sent.
+func TestStdioAnswersEverythingBeforeEOF(t *testing.T) {
+	s := startStdio(t)
+	s.send(t, initFrame)
+	s.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(t, `{"jsonrpc":"2.0","id":"add","method":"tools/call","params":{"name":"add","arguments":{"category":"c","name":"n","content":"sea"}}}`)
+	s.send(t, `{"jsonrpc":"2.0","id":"list","method":"tools/call","params":{"name":"list","arguments":{}}}`)
+	s.send(t, `{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	s.in.Close()
+	got := map[string]bool{}
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-s.answers:
+			if !ok {
+				for _, id := range []string{"1", `"add"`, `"list"`, "4"} {
+					if !got[id] {
+						t.Errorf("no answer to %s before the session ended (got %v)", id, got)
+					}
+				}
+				return
+			}
+			var a answer
+			if err := json.Unmarshal(l, &a); err != nil {
+				t.Fatalf("answer %q: %v", l, err)
+			}
+			got[string(a.ID)] = true
+		case <-timeout:
+			t.Fatal("the session did not end 30 s after its input did")
+		}
+	}
+}
