@@ -64,6 +64,10 @@ func FuzzStdioFrames(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat("[", 4000) + strings.Repeat("]", 4000) + `}`,
 		`{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`,
 		`{"jsonrpc":"2.0","method":"x","params":{"s":"[[[[\"]]"}}`,
+		// The one key rule (internal/jsonkeys).
+		`{"jsonrpc":"2.0","id":1,"Method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","id":2}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":{"b":1,"b":2}}}`,
 	} {
 		f.Add([]byte(s))
 	}
