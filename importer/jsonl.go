@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/recallhq/recall/internal/jsonkeys"
 	"github.com/recallhq/recall/store"
 )
 
@@ -48,7 +49,8 @@ const (
 // other keys. name tells reports where a line came from ("data.jsonl:3").
 // Blank lines are ignored and a leading byte order mark is allowed. A line
 // is skipped, with the reason, when it is not one JSON object, holds a key
-// twice (anywhere, meta included) or a key other than the four, misses
+// twice (anywhere, meta included) or a key other than the four, spelled
+// exactly (jsonkeys: the rule of the HTTP API and the MCP tools too), misses
 // category, name or content, holds a lone UTF-16 surrogate ("\ud800",
 // which is no text) or invalid UTF-8, has an empty tag, or a meta beyond
 // MaxMetaBytes or MaxMetaDepth. Repeated tags are dropped, the first kept.
@@ -109,6 +111,9 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
+// recordFields are a line's keys, spelled exactly (jsonkeys.Check).
+var recordFields = []string{"category", "name", "content", "meta"}
+
 // record is one line. Pointers tell a missing field from an empty one.
 type record struct {
 	Category *string         `json:"category"`
@@ -131,7 +136,7 @@ func ParseRecord(line []byte) (store.Entry, error) {
 	if at, esc, ok := loneSurrogate(line); ok {
 		return store.Entry{}, fmt.Errorf("%s at byte %d is half of a UTF-16 surrogate pair, not text", esc, at)
 	}
-	if err := checkKeys(line); err != nil {
+	if err := jsonkeys.Check(line, recordFields, MaxMetaDepth); err != nil {
 		return store.Entry{}, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -215,72 +220,6 @@ func hex4(b []byte, at int) (rune, bool) {
 		}
 	}
 	return r, true
-}
-
-// checkKeys walks the line's tokens and rejects a key that appears twice
-// in one object, and nesting deeper than MaxMetaDepth. Syntax errors are
-// left to the decoder, which words them better.
-func checkKeys(line []byte) error {
-	type frame struct {
-		obj     bool
-		wantKey bool
-		path    string // "" for the line's object, "meta", "meta.a", "meta.list[]"
-		key     string // the last key read
-		keys    map[string]bool
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	var stack []*frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // io.EOF, or a syntax error the decoder will report
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.obj && top.wantKey {
-			k, isKey := tok.(string)
-			if !isKey { // the object's closing brace
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			if top.keys[k] {
-				if top.path == "" {
-					return fmt.Errorf("key %q appears twice", k)
-				}
-				return fmt.Errorf("%s: key %q appears twice", top.path, k)
-			}
-			top.keys[k] = true
-			top.key, top.wantKey = k, false
-			continue
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			path := ""
-			switch {
-			case top != nil && top.obj && top.path == "":
-				path = top.key
-			case top != nil && top.obj:
-				path = top.path + "." + top.key
-			case top != nil:
-				path = top.path + "[]"
-			}
-			if len(stack)+1 > MaxMetaDepth {
-				return fmt.Errorf("%s: nested more than %d levels deep", strings.SplitN(path, ".", 2)[0], MaxMetaDepth)
-			}
-			if top != nil && top.obj {
-				top.wantKey = true
-			}
-			stack = append(stack, &frame{obj: tok == json.Delim('{'), wantKey: tok == json.Delim('{'), path: path, keys: map[string]bool{}})
-		case json.Delim(']'):
-			stack = stack[:len(stack)-1]
-		default:
-			if top != nil && top.obj {
-				top.wantKey = true
-			}
-		}
-	}
 }
 
 // jsonReason rewrites encoding/json's errors, which speak of Go types,

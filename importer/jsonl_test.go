@@ -37,6 +37,7 @@ func TestParseRecord(t *testing.T) {
 		{`{"category":"c","name":"n"}`, "missing content"},
 		{`{"category":5,"name":"n","content":"x"}`, "category is a JSON number, want a string"},
 		{`{"x":1}`, `unknown field "x"`},
+		{`{"Category":"c","name":"n","content":"x"}`, `key "Category" is not a known field: keys are case-sensitive (did you mean "category"?)`},
 		{`[1]`, "is a JSON array, want an object"},
 		{`{"category":"c","name":"n","content":"x"} {}`, "more than one JSON value on the line"},
 		{"{\"category\":\"c\",\"name\":\"n\",\"content\":\"\xff\"}", "not valid UTF-8"},

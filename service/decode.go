@@ -10,12 +10,16 @@ import (
 	"reflect"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/recallhq/recall/internal/jsonkeys"
 )
 
 // DecodeParams decodes one JSON object of arguments into the struct v
 // points to, strictly and with messages a person can read: valid UTF-8
 // and no unpaired surrogate escapes (ErrSurrogate; encoding/json would
-// quietly replace either), no unknown fields, the right JSON type per
+// quietly replace either), no key twice in one object and no case variant
+// of a field's name (jsonkeys: the rule of JSONL import too; encoding/json
+// would let one win silently), no unknown fields, the right JSON type per
 // field, nothing after the object. Its errors are *ParamError naming the
 // field when there is one; one about the whole object has no Field. The HTTP API and the MCP tools both use it.
 func DecodeParams(raw []byte, v any) error {
@@ -27,6 +31,13 @@ func DecodeParams(raw []byte, v any) error {
 	}
 	if err := CheckJSONText(raw); err != nil {
 		return &ParamError{Reason: err.Error(), Err: ErrSurrogate}
+	}
+	if err := jsonkeys.Check(raw, jsonFields(v), 0); err != nil {
+		var ke *jsonkeys.Error
+		if errors.As(err, &ke) && ke.Path == "" {
+			return &ParamError{Field: ke.Key, Reason: ke.Reason}
+		}
+		return &ParamError{Reason: err.Error()}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

@@ -24,7 +24,14 @@ var (
 	// ErrAmbiguous is wrapped by Edit when the text to replace occurs more
 	// than once.
 	ErrAmbiguous = errors.New("text occurs more than once in the entry")
+	// ErrExists is wrapped by Add with IfAbsent when the entry exists.
+	ErrExists = errors.New("entry already exists")
 )
+
+// existsError is the error of an Add with IfAbsent over an existing entry.
+func existsError(category, name string) error {
+	return fmt.Errorf("%s: %w; nothing was written", store.Key{Category: category, Name: name}, ErrExists)
+}
 
 // ParamError is an argument out of range. Field names it as the HTTP API
 // and the MCP tools spell it ("limit", "budget_tokens").

@@ -252,7 +252,7 @@ func TokensEst(e store.Entry) int { return index.EstTokens(e.Name + "\n" + e.Con
 
 // EachEntry walks the store, passing entries to fn and unreadable ones to
 // skip. Only a failure of the walk as a whole (a cancelled context, a
-// closed store) ends it with an error.
+// closed or unavailable store) ends it with an error.
 func EachEntry(ctx context.Context, st store.Store, fn func(store.Entry), skip func(error)) error {
 	return each(ctx, st.All(ctx), fn, skip)
 }
@@ -263,8 +263,8 @@ func EachEntry(ctx context.Context, st store.Store, fn func(store.Entry), skip f
 func each[T any](ctx context.Context, seq iter.Seq2[T, error], fn func(T), skip func(error)) error {
 	for v, err := range seq {
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
-				return err
+			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) || errors.Is(err, store.ErrUnavailable) {
+				return err // the walk as a whole failed: not one item
 			}
 			skip(err)
 			continue
@@ -280,7 +280,7 @@ func each[T any](ctx context.Context, seq iter.Seq2[T, error], fn func(T), skip 
 // store.KeyLister (every backend of this module), so an entry whose content
 // is damaged is passed to fn like any other; elsewhere it walks All and
 // skips those too. Only a failure of the walk as a whole (a cancelled
-// context, a closed store) ends it with an error.
+// context, a closed or unavailable store) ends it with an error.
 func EachKey(ctx context.Context, st store.Store, category string, fn func(store.Key), skip func(error)) error {
 	l, ok := st.(store.KeyLister)
 	if !ok {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/recallhq/recall/store"
 )
@@ -17,6 +18,44 @@ type Change struct {
 	Name     string `json:"name"`
 	// Status is "added", "updated" or "deleted".
 	Status string `json:"status" jsonschema:"added, updated or deleted."`
+	// Replaced, set by Add on an update, describes the entry the write
+	// replaced.
+	Replaced *Replaced `json:"replaced,omitempty" jsonschema:"What an update replaced: check it is what you meant to overwrite."`
+}
+
+// Replaced describes an entry as it was before Add replaced it.
+type Replaced struct {
+	// Bytes is the size of its content.
+	Bytes int `json:"bytes" jsonschema:"The size of the replaced content, in bytes."`
+	// FirstLine is its content's first non-blank line, cut to
+	// MaxFirstLineBytes.
+	FirstLine string `json:"first_line" jsonschema:"The first line of the replaced content."`
+	// Tags are its tags.
+	Tags []string `json:"tags,omitempty" jsonschema:"The tags the entry had."`
+	// Unreadable is set when the store could not read it (a damaged
+	// file): nothing is known about it but that it was there.
+	Unreadable bool `json:"unreadable,omitempty" jsonschema:"True when the replaced entry could not be read."`
+}
+
+// MaxFirstLineBytes bounds Replaced.FirstLine.
+const MaxFirstLineBytes = 200
+
+func replacedFrom(e store.Entry) *Replaced {
+	r := &Replaced{Bytes: len(e.Content), Tags: slices.Clone(e.Meta.Tags)}
+	for l := range strings.Lines(e.Content) {
+		if l = strings.TrimSpace(l); l != "" {
+			r.FirstLine = l
+			break
+		}
+	}
+	if len(r.FirstLine) > MaxFirstLineBytes {
+		cut := MaxFirstLineBytes
+		for cut > 0 && !utf8.RuneStart(r.FirstLine[cut]) {
+			cut--
+		}
+		r.FirstLine = r.FirstLine[:cut] + "…"
+	}
+	return r
 }
 
 // Statuses of a Change.
@@ -32,6 +71,9 @@ type AddRequest struct {
 	// Tags replace the entry's tags when non-nil (even empty); nil keeps
 	// them on an update.
 	Tags []string
+	// IfAbsent makes Add fail with ErrExists, writing nothing, when the
+	// entry exists (readable or not), instead of replacing it.
+	IfAbsent bool
 }
 
 // Add writes an entry: the upsert rule of recall, the one place it lives.
@@ -42,6 +84,8 @@ type AddRequest struct {
 // An existing entry the store cannot read (store.ErrUnreadable: a file
 // with broken front matter, a bolt record that fails its checksum) is
 // replaced outright: there is no metadata to keep.
+// An update's Change says what was replaced (Replaced); with
+// req.IfAbsent an existing entry is an error wrapping ErrExists instead.
 func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 	if err := store.ValidateKey(req.Category, req.Name); err != nil {
 		return Change{}, err
@@ -56,9 +100,15 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 			return Change{}, err
 		}
 	}
+	var replaced *Replaced
 	added, err := m.update(ctx, req.Category, req.Name, func(old store.Entry, found bool) (store.Entry, error) {
+		replaced = nil // fn may run again: the last run's entry is the one replaced
+		if found && req.IfAbsent {
+			return store.Entry{}, existsError(req.Category, req.Name)
+		}
 		e := store.Entry{Category: req.Category, Name: req.Name, Content: req.Content}
 		if found {
+			replaced = replacedFrom(old)
 			e.Meta = old.Meta
 			e.Meta.Tags = slices.Clone(old.Meta.Tags)
 		}
@@ -69,16 +119,23 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 		return e, nil
 	})
 	if unreadable(err) {
+		if req.IfAbsent {
+			return Change{}, fmt.Errorf("%w (and cannot be read: %w)", existsError(req.Category, req.Name), err)
+		}
 		e := store.Entry{Category: req.Category, Name: req.Name, Content: req.Content}
 		e.Meta.Tags = tags
 		if err = m.eng.Put(ctx, e); err == nil {
-			added = false
+			added, replaced = false, &Replaced{Unreadable: true}
 		}
 	}
 	if err != nil {
 		return Change{}, err
 	}
-	return m.changeFor(req.Category, req.Name, added), nil
+	c := m.changeFor(req.Category, req.Name, added)
+	if !added {
+		c.Replaced = replaced
+	}
+	return c, nil
 }
 
 // Append adds text at the end of an existing entry's content, as one

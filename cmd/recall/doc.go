@@ -55,11 +55,13 @@
 // %LocalAppData%\recall\memory on Windows. A leading "~" is expanded even
 // when the shell did not (a quoted RECALL_STORE).
 //
-// add, import and the servers create a missing store, but never the
-// folders above it: a mistyped --store is an error (only the per-user
-// default location gets its parent folders, mode 0700). Every other command fails when the store does not
-// exist, rather than create an empty one and answer from it: a mistyped
-// path should be noticed, not answered with "nothing found".
+// add and import create a missing store (and so do the servers given
+// --create), but never the folders above it: a mistyped --store is an
+// error (only the per-user default location gets its parent folders, mode
+// 0700). Every other command, the servers without --create included,
+// fails when the store does not exist, rather than create an empty one
+// and answer from it: a mistyped path should be noticed, not answered with
+// "nothing found".
 //
 // A bolt file is held by one process at a time. A command that finds it
 // held waits about a second and then fails with "store is locked by
@@ -116,9 +118,10 @@
 //
 // mcp and serve are long-running: one process holds the store and an
 // index kept fresh by every write it makes, and agent hosts reach it over
-// MCP (stdio) or HTTP. Both create a missing store, build the index in the
-// background once they are up (the gse dictionary and any embedding model
-// are touched only when first needed), and watch a folder store so that
+// MCP (stdio) or HTTP. Both need an existing store (--create makes a
+// missing one), build the index in the background once they are up (the
+// gse dictionary and any embedding model are touched only when first
+// needed), and watch a folder store so that
 // edits made meanwhile by the CLI, an editor or git are visible to the
 // next retrieve within about a second. A bolt store is held for as long
 // as the server runs; other commands on it fail with "locked", and should

@@ -110,10 +110,16 @@ func TestMissingStore(t *testing.T) {
 			c := newCLI(t, nil)
 			for _, args := range [][]string{
 				{"retrieve", "q"}, {"ls"}, {"get", "a", "b"}, {"rm", "a", "b"}, {"reindex"},
+				// Servers too (issue 26): no empty store on a typo.
+				{"serve", "--addr", "127.0.0.1:0"}, {"mcp"},
 			} {
-				line := c.fails(exitFailure, append([]string{"--store", path}, args...)...)
+				o := c.runIn(strings.NewReader(""), append([]string{"--store", path}, args...)...)
+				line := checkFailure(t, o, exitFailure, args)
 				if !strings.Contains(line, path) || !strings.Contains(line, "store does not exist") {
 					t.Errorf("%q: got %q", args, line)
+				}
+				if (args[0] == "serve" || args[0] == "mcp") && !strings.Contains(line, "--create") {
+					t.Errorf("%q: %q does not mention --create", args, line)
 				}
 			}
 			if _, err := os.Stat(path); !os.IsNotExist(err) {

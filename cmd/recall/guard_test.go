@@ -33,7 +33,8 @@ func TestServeRefusesForeignHostOriginAndNonJSON(t *testing.T) {
 		{"null origin", "POST", "/v1/retrieve", `{"query":"海边"}`, []string{"Origin", "null"}, 403, "web page"},
 		{"text/plain", "POST", "/v1/retrieve", `{"query":"海边"}`, []string{"Content-Type", "text/plain"}, 415, "application/json"},
 		{"form", "PUT", "/v1/entries/pwn/x", `{"content":"x"}`, []string{"Content-Type", "application/x-www-form-urlencoded"}, 415, "application/json"},
-		{"localhost host", "POST", "/v1/retrieve", `{"query":"海边"}`, []string{"Host", "localhost:7411", "Origin", "http://localhost:3000"}, 200, ""},
+		{"localhost host", "POST", "/v1/retrieve", `{"query":"海边"}`, []string{"Host", "localhost:7411", "Origin", "http://localhost:7411"}, 200, ""},
+		{"localhost, another port", "POST", "/v1/retrieve", `{"query":"海边"}`, []string{"Host", "localhost:7411", "Origin", "http://localhost:3000"}, 403, "web page"},
 		{"ipv6 loopback", "GET", "/v1/categories", ``, []string{"Host", "[::1]:7411"}, 200, ""},
 	}
 	for _, tc := range cases {

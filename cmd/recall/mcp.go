@@ -19,6 +19,7 @@ import (
 type mcpOptions struct {
 	app    *app
 	engine engineFlags
+	create bool
 }
 
 func newMCPCmd(a *app) *cobra.Command {
@@ -37,10 +38,13 @@ A folder store is watched, so edits made meanwhile by the CLI, an editor or git
 are visible to the next retrieve. A bolt store is held by this process for as
 long as it runs: other recall commands on it fail with "locked".
 
+The store must exist (a typo in --store is an error, not a new empty memory);
+--create makes a missing one, as add does.
+
 A bad frame never ends the server: invalid JSON is answered with a JSON-RPC
 error -32700, a batch, a wrong or missing "jsonrpc", an id that is not a
-string or number, or a line over 4 MiB + 64 KiB with -32600, and the next
-frame is served.
+string or number (or a number out of range), nesting over 1000 levels, or a
+line over 4 MiB + 64 KiB with -32600, and the next frame is served.
 
 A host's configuration names the command, for example:
 
@@ -56,6 +60,7 @@ A host's configuration names the command, for example:
 		},
 	}
 	o.engine.register(cmd)
+	cmd.Flags().BoolVar(&o.create, "create", false, "create the store when it does not exist (without it, a missing store is an error, as for read commands)")
 	return cmd
 }
 
@@ -69,7 +74,7 @@ func (o *mcpOptions) run(ctx context.Context) error {
 	defer stop()
 
 	logger := log.New(a.stderr, "recall mcp: ", 0)
-	m, desc, err := a.openMemory(&o.engine, logger)
+	m, desc, err := a.openMemory(&o.engine, logger, o.create)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/store/location"
 )
 
 // The long-running servers (mcp, serve) and the one-shot commands all go
@@ -53,11 +56,21 @@ func (a *app) engineOptions(st store.Store, an *analyzerFlags, emb *embedderFlag
 	return emb.engineOptions(a, st, opts)
 }
 
-// openMemory opens the store the command line names (creating it: a
-// server is where entries get added) and a Memory over it. desc names the
-// store for log lines, without a password.
-func (a *app) openMemory(f *engineFlags, logger *log.Logger) (m *service.Memory, desc string, err error) {
-	st, loc, err := a.openStore(context.Background(), create)
+// openMemory opens the store the command line names for a server and a
+// Memory over it. A missing store is an error wrapping
+// location.ErrNotExist, as for read commands (a typo must not start a
+// server over a new, empty store), unless createStore is set (--create):
+// then it is created as add creates it. desc names the store for log
+// lines, without a password.
+func (a *app) openMemory(f *engineFlags, logger *log.Logger, createStore bool) (m *service.Memory, desc string, err error) {
+	mode := mustExist
+	if createStore {
+		mode = create
+	}
+	st, loc, err := a.openStore(context.Background(), mode)
+	if errors.Is(err, location.ErrNotExist) {
+		return nil, "", fmt.Errorf("%w; to serve a new, empty store there, pass --create", err)
+	}
 	if err != nil {
 		return nil, "", err
 	}

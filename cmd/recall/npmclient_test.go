@@ -71,7 +71,7 @@ func TestMCPWithNPMClient(t *testing.T) {
 			}
 		}
 	}
-	wantErr := map[int]string{10: "limit must be between 1 and 1000, got 0", 11: "old_text does not occur in trips:三亚之行's content", 12: "entry not found"}
+	wantErr := map[int]string{10: "limit must be between 1 and 1000, got 0", 11: "old_text does not occur in trips:三亚之行's content", 12: "entry not found", 15: "entry already exists; nothing was written"}
 	for i, c := range report.Calls {
 		if c.Thrown != "" {
 			t.Errorf("call %d %s %v threw in the client: %s", i, c.Name, c.Args, c.Thrown)
@@ -81,7 +81,7 @@ func TestMCPWithNPMClient(t *testing.T) {
 			t.Errorf("call %d %s %v: isError %v, text %q", i, c.Name, c.Args, c.IsError, c.Text)
 		}
 	}
-	if len(report.Calls) != 13 {
+	if len(report.Calls) != 16 {
 		t.Fatalf("%d calls", len(report.Calls))
 	}
 	// The structured retrieve is the object `recall retrieve --json` prints.
@@ -114,5 +114,15 @@ func TestMCPWithNPMClient(t *testing.T) {
 	}
 	if cats := report.Calls[8].Structured["categories"].([]any); len(cats) != 8 {
 		t.Errorf("categories: %v", cats)
+	}
+	// add over an existing entry says what it replaced (validated by the
+	// client against the output schema), and if_absent refuses it.
+	up := report.Calls[14]
+	if !reflect.DeepEqual(up.Structured["replaced"], map[string]any{"bytes": 14.0, "first_line": "first", "tags": []any{"x"}}) ||
+		!strings.Contains(up.Text, `replaced 14 bytes, first line "first", tags x`) {
+		t.Errorf("add over an existing entry: %q %v", up.Text, up.Structured)
+	}
+	if c := report.Calls[15]; !c.IsError || !strings.Contains(c.Text, "already exists") {
+		t.Errorf("add with if_absent over an existing entry: %v %q", c.IsError, c.Text)
 	}
 }

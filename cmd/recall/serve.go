@@ -31,7 +31,9 @@ type serveOptions struct {
 	addr       string
 	token      string
 	allowHosts []string
+	allowOrigs []string
 	quiet      bool
+	create     bool
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -46,6 +48,7 @@ func newServeCmd(a *app) *cobra.Command {
                                          "categories": ["..."], "tags": ["..."], "min_score": 0.3}
                                         → the same JSON object as 'recall retrieve --json'
   PUT    /v1/entries/CATEGORY/NAME      {"content": "...", "tags": ["..."]} → 201 added, 200 updated
+                                        (If-None-Match: * → 412 when it exists, nothing written)
   POST   /v1/entries/CATEGORY/NAME/append  {"text": "..."}                  → 200
   POST   /v1/entries/CATEGORY/NAME/edit    {"old_text": "...", "new_text": "..."} → 200, 422 when
                                         old_text is absent or occurs more than once
@@ -66,18 +69,25 @@ func newServeCmd(a *app) *cobra.Command {
 
 Only query is required; budget_tokens 0 means no budget. PUT is an upsert: an
 update keeps the entry's metadata, and its tags unless "tags" is given.
-Categories and names in paths are URL-escaped. Bodies must be JSON sent as
+Categories and names in paths are URL-escaped (projects/harbor is projects%2Fharbor). Bodies must be JSON sent as
 Content-Type: application/json, at most 4 MiB; a query at most 8192 bytes and
 256 distinct terms. Errors are JSON objects, {"error": "...", "field": "..."},
 with status 400 (bad JSON, unknown field, invalid name or value), 401 (token),
 403 (Host or Origin), 404, 405, 413 (body too large), 415 (not JSON), 422 or 503.
+A client has 30 s to read an answer once it is ready (then it is cut off), and
+large answers (1 MiB or more) being sent at once are held to 64 MiB: one more
+gets 503 with Retry-After, so clients that never read cannot pin memory.
 
 Binding anything but a loopback address requires a bearer token (--token, else
 $RECALL_TOKEN): clients send "Authorization: Bearer TOKEN". With a token set,
 every endpoint but /healthz requires it. Without a token, only requests whose
 Host is a loopback name or address (or a host given with --allow-host) and
 that carry no Origin of another site are answered: a web page cannot reach the
-memory through DNS rebinding or a cross-site form.
+memory through DNS rebinding or a cross-site form. A page on localhost but
+another port (a dev server) is another site: allow it with --allow-origin.
+
+The store must exist (a typo in --store is an error, not a new empty memory);
+--create makes a missing one, as add does.
 
 A folder store is watched: edits made by the CLI, an editor or git are visible
 to the next retrieve within about a second. A bolt store is held by the server
@@ -118,7 +128,9 @@ up to 10 s), and every write that was answered is on disk.`,
 	f.StringVar(&o.addr, "addr", defaultServeAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
 	f.StringVar(&o.token, "token", "", "require this bearer `TOKEN` (default $RECALL_TOKEN); needed off loopback")
 	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "also answer requests whose Host (or Origin) is `NAME` when there is no token (repeat for several)")
+	f.StringArrayVar(&o.allowOrigs, "allow-origin", nil, "also answer requests from web pages of `ORIGIN` (http://localhost:3000) when there is no token (repeat for several)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not log one line per request on stderr")
+	f.BoolVar(&o.create, "create", false, "create the store when it does not exist (without it, a missing store is an error, as for read commands)")
 	o.engine.register(cmd)
 	return cmd
 }
@@ -139,7 +151,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	defer stop()
 
 	logger := log.New(a.stderr, "recall serve: ", 0)
-	m, desc, err := a.openMemory(&o.engine, logger)
+	m, desc, err := a.openMemory(&o.engine, logger, o.create)
 	if err != nil {
 		return err
 	}
@@ -149,7 +161,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if o.quiet {
 		reqLog = nil
 	}
-	h, err := httpapi.New(m, httpapi.Options{Token: o.token, AllowHosts: o.allowHosts, Log: reqLog})
+	h, err := httpapi.New(m, httpapi.Options{Token: o.token, AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Log: reqLog})
 	if err != nil {
 		return err
 	}

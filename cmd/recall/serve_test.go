@@ -437,7 +437,7 @@ func TestServeCommand(t *testing.T) {
 		}
 		return ""
 	})
-	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0"})
+	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--create"}) // a new store: --create
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	code := make(chan int, 1)
@@ -487,7 +487,7 @@ func TestServeSIGTERMKeepsAnsweredWrites(t *testing.T) {
 			if backend == "bolt" {
 				path += ".db"
 			}
-			cmd := exec.Command(recallBinary(t), "--store", path, "serve", "--addr", "127.0.0.1:0", "--quiet")
+			cmd := exec.Command(recallBinary(t), "--store", path, "serve", "--addr", "127.0.0.1:0", "--quiet", "--create")
 			cmd.Env = childEnv(t)
 			stderr := &syncBuffer{}
 			cmd.Stderr = stderr

@@ -96,7 +96,3 @@ func (s stallWriter) Write(p []byte) (int, error) {
 	_ = s.rc.SetWriteDeadline(time.Now().Add(backupStall))
 	return s.w.Write(p)
 }
-
-// Unwrap lets http.ResponseController reach the connection through the
-// request log's recorder.
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -11,7 +11,8 @@
 // MaxBodyBytes):
 //
 //	POST   /v1/retrieve                        service.RetrieveParams → the `recall retrieve --json` object
-//	PUT    /v1/entries/{category}/{name}       {"content", "tags"} → 201 added / 200 updated
+//	PUT    /v1/entries/{category}/{name}       {"content", "tags"} → 201 added / 200 updated;
+//	                                           If-None-Match: * → 412 when it exists
 //	POST   /v1/entries/{category}/{name}/append {"text"}
 //	POST   /v1/entries/{category}/{name}/edit   {"old_text", "new_text"} → 422 when absent or ambiguous
 //	GET    /v1/entries/{category}/{name}       the entry (service.Entry)
@@ -24,9 +25,16 @@
 //	                                           (the default for other stores); see Handler.backup
 //	GET    /healthz                            {"status":"ok","revision","indexed","unreadable"}; 503 when unavailable
 //
+// Categories and names are URL-escaped in paths: a category path's "/" is
+// %2F (/v1/entries/projects%2Fharbor/notes); the 404 for a path with an
+// unescaped one says so.
+//
 // Errors are *Error bodies, {"error": "...", "field": "..."}, with a status
 // that says what was wrong: 400 (bad JSON, unknown field, invalid value;
-// the field is named), 401, 403, 404, 405, 413, 415, 422, 503.
+// the field is named), 401, 403, 404, 405, 412, 413, 415, 422, and 503 when the
+// store is unavailable (its error wraps store.ErrUnavailable or
+// service.ErrUnavailable: a folder store's root gone, a database down) or
+// the server is shutting down.
 //
 // # Security
 //
@@ -35,10 +43,21 @@
 // exception, and without a token it is served to loopback clients only,
 // like everything else. Without a token the handler answers only requests whose
 // Host is a loopback name or address (or one of Options.AllowHosts) and
-// whose Origin, if any, is too: a web page can reach neither through DNS
+// whose Origin, if any, is the server's own (a loopback name on the port
+// the request was sent to: another port is another site), an AllowHosts
+// name or one of Options.AllowOrigins: a web page can reach neither through DNS
 // rebinding nor by a cross-site request, and since bodies must be
 // application/json, no page can send one without a CORS preflight, which
 // the handler never grants.
+//
+// # Slow readers
+//
+// An answer is built in memory whole before it is sent. So that clients
+// that never read cannot pin answers, each has Options.WriteTimeout
+// (DefaultWriteTimeout, 30 s) from when its answer is ready to read it,
+// after which its connection is closed; and large answers (at least
+// LargeAnswerBytes) being sent at once hold at most Options.MaxPendingBytes
+// (DefaultMaxPendingBytes, 64 MiB): one beyond gets 503 with Retry-After.
 //
 // # Caveats
 //

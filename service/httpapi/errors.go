@@ -23,7 +23,8 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// errorFor maps an error of the service or of decoding onto a status.
+// errorFor maps an error of the service, of a store or of decoding onto a
+// status. It is the one place that does.
 func errorFor(err error) *Error {
 	var (
 		ae *Error
@@ -42,9 +43,14 @@ func errorFor(err error) *Error {
 		return &Error{Status: http.StatusBadRequest, Field: fe.Field, Message: fe.Error()}
 	case errors.Is(err, store.ErrInvalid):
 		return &Error{Status: http.StatusBadRequest, Message: err.Error()}
+	case errors.Is(err, service.ErrExists):
+		return &Error{Status: http.StatusPreconditionFailed, Field: "If-None-Match", Message: err.Error()}
 	case errors.Is(err, store.ErrNotFound):
 		return &Error{Status: http.StatusNotFound, Message: err.Error()}
-	case errors.Is(err, service.ErrUnavailable):
+	case errors.Is(err, service.ErrUnavailable), errors.Is(err, store.ErrUnavailable):
+		// A store out of reach, whichever layer noticed: the service (a
+		// folder store's root gone, seen by Memory) or the backend itself
+		// (a database down, a root folder gone mid-call).
 		return &Error{Status: http.StatusServiceUnavailable, Message: err.Error()}
 	case errors.Is(err, store.ErrClosed), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return &Error{Status: http.StatusServiceUnavailable, Message: "the server is shutting down: " + err.Error()}

@@ -36,6 +36,7 @@ func FuzzRequestBodies(f *testing.F) {
 		`{"query":"\ud800"}`,
 		`{"content":"x","tags":[""]}`,
 		`{"content":"x","content":"y"}`,
+		`{"Content":"x"}`, `{"query":"a","QUERY":"b"}`, `{"content":"x","tags":["a"],"tags":[]}`,
 		`{"query":1e999}`,
 		`{"limit":-1}`,
 		`[]`, `null`, `"x"`, `{`, ``, `{"query":"a"} {"query":"b"}`,

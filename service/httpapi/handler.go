@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,8 +34,26 @@ type Options struct {
 	// Origin headers besides loopback ones, when there is no Token: the
 	// names a reverse proxy or /etc/hosts gives this machine.
 	AllowHosts []string
+	// AllowOrigins are web origins ("http://localhost:3000") whose pages
+	// may call the API when there is no Token, besides the server's own
+	// (a loopback origin on the port the request was sent to) and those
+	// of AllowHosts. A loopback origin on another port is another site
+	// (any local dev server), refused unless listed here.
+	AllowOrigins []string
 	// Log, when set, gets one line per request.
 	Log *log.Logger
+	// WriteTimeout bounds how long a client may take to read one answer,
+	// from when it is ready: a client that has not read it all by then is
+	// cut off (its connection closed) and the answer freed. Zero means
+	// DefaultWriteTimeout; negative, no bound. It needs a server whose
+	// ResponseWriter takes write deadlines (net/http's does).
+	WriteTimeout time.Duration
+	// MaxPendingBytes bounds the bytes of large answers (LargeAnswerBytes
+	// or more) being sent at once; a large answer beyond it is replaced by
+	// 503 with Retry-After, and smaller ones are always sent. An answer
+	// larger than the bound is sent when no other large one is. Zero means
+	// DefaultMaxPendingBytes; negative, no bound.
+	MaxPendingBytes int64
 }
 
 // Handler is the HTTP JSON API over a service.Memory. It is safe for
@@ -43,8 +62,10 @@ type Handler struct {
 	m          *service.Memory
 	tokenHash  []byte // SHA-256 of the bearer token; nil: none required
 	allowHosts map[string]bool
+	allowOrigs map[string]bool // normalised: scheme://host:port
 	reqLog     *log.Logger
 	mux        *http.ServeMux
+	answers    answers
 }
 
 var _ http.Handler = (*Handler)(nil)
@@ -54,13 +75,21 @@ func New(m *service.Memory, opts Options) (*Handler, error) {
 	if opts.Token != "" && strings.TrimSpace(opts.Token) != opts.Token {
 		return nil, errors.New("the bearer token has surrounding whitespace, which no client can send back; remove it")
 	}
-	h := &Handler{m: m, reqLog: opts.Log, mux: http.NewServeMux(), allowHosts: map[string]bool{}}
+	h := &Handler{m: m, reqLog: opts.Log, mux: http.NewServeMux(), allowHosts: map[string]bool{}, answers: newAnswers(opts)}
 	if opts.Token != "" {
 		sum := sha256.Sum256([]byte(opts.Token))
 		h.tokenHash = sum[:]
 	}
 	for _, a := range opts.AllowHosts {
 		h.allowHosts[strings.ToLower(strings.TrimSuffix(a, "."))] = true
+	}
+	h.allowOrigs = map[string]bool{}
+	for _, o := range opts.AllowOrigins {
+		n, ok := normalOrigin(o)
+		if !ok {
+			return nil, fmt.Errorf("allowed origin %q is not an origin such as http://localhost:3000 (scheme, host and optional port, no path)", o)
+		}
+		h.allowOrigs[n] = true
 	}
 	mux := h.mux
 	mux.HandleFunc("POST /v1/retrieve", h.retrieve)
@@ -83,7 +112,7 @@ func New(m *service.Memory, opts Options) (*Handler, error) {
 	mux.HandleFunc("/v1/backup", methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/healthz", methodNotAllowed("GET, HEAD"))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "no such endpoint: " + r.URL.EscapedPath()})
+		writeError(w, notFoundError(r.URL.EscapedPath()))
 	})
 	return h, nil
 }
@@ -97,22 +126,27 @@ func (h *Handler) Handle(pattern string, handler http.Handler) {
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	rc := http.NewResponseController(w)
+	// A deadline left by the connection's previous request must not cut
+	// this one: none until the answer is ready (boundedWriter).
+	_ = rc.SetWriteDeadline(time.Time{})
+	bw := &boundedWriter{ResponseWriter: w, a: &h.answers, rc: rc, status: http.StatusOK}
+	defer bw.release()
 	switch {
 	case h.tokenHash == nil && !h.localHost(r.Host):
-		writeError(rec, &Error{Status: http.StatusForbidden, Field: "Host",
+		writeError(bw, &Error{Status: http.StatusForbidden, Field: "Host",
 			Message: fmt.Sprintf("Host %q is not this machine's loopback name or address; without a token only those (and --allow-host names) are served", r.Host)})
-	case h.tokenHash == nil && !h.localOrigin(r.Header.Values("Origin")):
-		writeError(rec, &Error{Status: http.StatusForbidden, Field: "Origin",
-			Message: fmt.Sprintf("requests from a web page at %q are refused: without a token only loopback origins are served", r.Header.Get("Origin"))})
+	case h.tokenHash == nil && !h.localOrigin(r):
+		writeError(bw, &Error{Status: http.StatusForbidden, Field: "Origin",
+			Message: fmt.Sprintf("requests from a web page at %q are refused: without a token only the server's own origin (a loopback name on this port) and allowed origins are served", r.Header.Get("Origin"))})
 	case r.URL.Path != "/healthz" && !h.authorized(r):
-		rec.Header().Set("WWW-Authenticate", `Bearer realm="recall"`)
-		writeError(rec, &Error{Status: http.StatusUnauthorized, Message: "missing or wrong bearer token (send Authorization: Bearer TOKEN)"})
+		bw.Header().Set("WWW-Authenticate", `Bearer realm="recall"`)
+		writeError(bw, &Error{Status: http.StatusUnauthorized, Message: "missing or wrong bearer token (send Authorization: Bearer TOKEN)"})
 	default:
-		h.mux.ServeHTTP(rec, r)
+		h.mux.ServeHTTP(bw, r)
 	}
 	if h.reqLog != nil {
-		h.reqLog.Printf("%s %s %d %v", r.Method, r.URL.EscapedPath(), rec.status, time.Since(start).Round(time.Microsecond))
+		h.reqLog.Printf("%s %s %d %v", r.Method, r.URL.EscapedPath(), bw.status, time.Since(start).Round(time.Microsecond))
 	}
 }
 
@@ -134,17 +168,63 @@ func (h *Handler) localHost(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// localOrigin reports whether the Origin headers, if any, are loopback or
-// allowed origins. Command-line clients send none; a browser sends the
-// page's, "null" for opaque ones.
-func (h *Handler) localOrigin(origins []string) bool {
-	for _, o := range origins {
-		u, err := url.Parse(o)
-		if err != nil || u.Host == "" || !h.localHost(u.Host) {
+// localOrigin reports whether the request's Origin headers, if any, are
+// the server's own, an allowed host's or an allowed origin. Command-line
+// clients send none; a browser sends the page's, "null" for opaque ones.
+// A loopback origin counts as the server's own only on the port the
+// request was sent to: another port is another site (SPEC §9).
+func (h *Handler) localOrigin(r *http.Request) bool {
+	for _, o := range r.Header.Values("Origin") {
+		n, ok := normalOrigin(o)
+		if !ok {
+			return false
+		}
+		if h.allowOrigs[n] {
+			continue
+		}
+		u, _ := url.Parse(n)
+		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
+		if h.allowHosts[host] {
+			continue // a name the operator gave: trusted on every port
+		}
+		if !h.localHost(u.Host) || u.Port() != requestPort(r) {
 			return false
 		}
 	}
 	return true
+}
+
+// normalOrigin is an origin as scheme://host:port, lower-case, with the
+// scheme's default port made explicit; ok is false for anything else
+// ("null", a path, no host).
+func normalOrigin(o string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(o))
+	if err != nil || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+		return "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	switch {
+	case port != "":
+	case scheme == "http":
+		port = "80"
+	case scheme == "https":
+		port = "443"
+	default:
+		return "", false
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), true
+}
+
+// requestPort is the port the request was sent to, from its Host header.
+func requestPort(r *http.Request) string {
+	if _, p, err := net.SplitHostPort(r.Host); err == nil && p != "" {
+		return p
+	}
+	if r.TLS != nil {
+		return "443"
+	}
+	return "80"
 }
 
 // authorized compares the request's bearer token with the server's in
@@ -160,16 +240,6 @@ func (h *Handler) authorized(r *http.Request) bool {
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(tok)))
 	return subtle.ConstantTimeCompare(sum[:], h.tokenHash) == 1
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
-	r.ResponseWriter.WriteHeader(code)
 }
 
 func (h *Handler) retrieve(w http.ResponseWriter, r *http.Request) {
@@ -214,17 +284,47 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &service.ParamError{Field: "content", Reason: "is required"})
 		return
 	}
-	c, err := h.m.Add(r.Context(), service.AddRequest{Category: category, Name: name, Content: *b.Content, Tags: b.Tags})
+	req := service.AddRequest{Category: category, Name: name, Content: *b.Content, Tags: b.Tags}
+	switch inm := r.Header.Values("If-None-Match"); {
+	case len(inm) == 0:
+	case len(inm) == 1 && strings.TrimSpace(inm[0]) == "*":
+		req.IfAbsent = true
+	default:
+		writeError(w, &Error{Status: http.StatusBadRequest, Field: "If-None-Match",
+			Message: fmt.Sprintf(`If-None-Match must be "*" (write only when the entry does not exist), got %q`, strings.Join(inm, ", "))})
+		return
+	}
+	c, err := h.m.Add(r.Context(), req)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	c.Replaced = nil // the answer stays {category, name, status}
 	status := http.StatusOK
 	if c.Status == service.StatusAdded {
 		status = http.StatusCreated
 		w.Header().Set("Location", entryPath(category, name))
 	}
 	writeValue(w, status, c, "")
+}
+
+// notFoundError answers a path no endpoint serves. A path under
+// /v1/entries/ with too many segments is most likely a category path
+// ("projects/harbor") sent with its "/" unescaped: say how to send it.
+func notFoundError(path string) *Error {
+	rest, ok := strings.CutPrefix(path, "/v1/entries/")
+	segs := strings.Split(rest, "/")
+	suffix := ""
+	if n := len(segs); n > 3 && (segs[n-1] == "append" || segs[n-1] == "edit") {
+		suffix, segs = "/"+segs[n-1], segs[:n-1]
+	}
+	if !ok || len(segs) < 3 || slices.Contains(segs, "") {
+		return &Error{Status: http.StatusNotFound, Message: "no such endpoint: " + path}
+	}
+	n := len(segs)
+	return &Error{Status: http.StatusNotFound, Message: fmt.Sprintf(
+		"no such endpoint: %s; a category or name holding \"/\" must have it escaped as %%2F in the path, e.g. /v1/entries/%s/%s%s",
+		path, strings.Join(segs[:n-1], "%2F"), segs[n-1], suffix)}
 }
 
 func entryPath(category, name string) string {

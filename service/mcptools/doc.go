@@ -11,9 +11,10 @@
 //
 // Tools: retrieve (the `recall retrieve --json` object as structured
 // content, a compact text beside it), add, append, edit, get, delete, list
-// (cursor pages), categories. Input schemas use plain JSON types — an
-// optional field is left out of "required", never declared as a ["null",
-// T] union, which clients such as the MCP Inspector mishandle — and each
+// (cursor pages), categories. Input and output schemas use plain JSON
+// types — an optional field is left out of "required" (and, in a result,
+// left out rather than sent as null), never declared as a ["null", T]
+// union, which clients such as the MCP Inspector mishandle — and each
 // tool decodes its own arguments (service.DecodeParams), so a bad one is a
 // tool error a person can read, naming the field.
 //
@@ -21,6 +22,10 @@
 //
 // The SDK's own stdio transport ends the session at the first frame it
 // cannot decode; StdioTransport answers invalid JSON (-32700), batches,
-// wrong or missing "jsonrpc", ids that are neither strings nor numbers, and
-// lines over MaxFrameBytes (-32600) itself, and keeps serving.
+// wrong or missing "jsonrpc", ids that are neither strings nor numbers or
+// numbers out of a float64's range, nesting deeper than MaxFrameDepth,
+// lines over MaxFrameBytes, and whatever else the SDK's decoder refuses
+// (-32600) itself, and keeps serving. At the end of its input it ends the
+// session only once the requests passed on are answered (at most
+// DrainTimeout).
 package mcptools

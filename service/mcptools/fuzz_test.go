@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // runGuard feeds data to the stdio guard and returns what it answered
@@ -36,8 +39,9 @@ func lines(b []byte) [][]byte {
 
 // FuzzStdioFrames sends arbitrary bytes to the stdio transport's frame
 // reader. It must never panic, and every non-blank line must either be
-// passed on to the SDK as one JSON-RPC 2.0 object or answered, on the
-// guard's side, with one JSON-RPC error (-32700 or -32600).
+// passed on to the SDK as one JSON-RPC 2.0 object its decoder reads (what
+// it refuses would end the session) or answered, on the guard's side,
+// with one JSON-RPC error (-32700 or -32600).
 func FuzzStdioFrames(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
@@ -53,6 +57,17 @@ func FuzzStdioFrames(f *testing.F) {
 		`{"jsonrpc":"2.0"}`,
 		`"just a string"`, `null`, `1`, `{`, "\xff\xfe", "\u00a0{}",
 		`{"jsonrpc":"2.0","jsonrpc":"1.0","id":1,"method":"ping"}`,
+		// Frames the SDK's decoder refuses, which used to end the session.
+		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-1e309,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat("[", 4000) + strings.Repeat("]", 4000) + `}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat("[", 9998) + strings.Repeat("]", 9998) + `}`,
+		`{"jsonrpc":"2.0","method":"x","params":{"s":"[[[[\"]]"}}`,
+		// The one key rule (internal/jsonkeys).
+		`{"jsonrpc":"2.0","id":1,"Method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","id":2}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":{"b":1,"b":2}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -82,6 +97,9 @@ func FuzzStdioFrames(f *testing.F) {
 			}
 			if err := json.Unmarshal(l, &env); err != nil || env.JSONRPC != "2.0" {
 				t.Fatalf("passed on %q, which is no JSON-RPC 2.0 object (%v)", l, err)
+			}
+			if _, err := jsonrpc.DecodeMessage(l); err != nil {
+				t.Fatalf("passed on %.200q, which the SDK refuses: %v", l, err)
 			}
 		}
 	})

@@ -141,3 +141,24 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// renderChange is add's answer: the status, and for an update what it
+// replaced, so that a model sees what it overwrote.
+func renderChange(c service.Change) string {
+	s := c.Status + " " + keyString(c.Category, c.Name)
+	r := c.Replaced
+	switch {
+	case r == nil:
+		return s
+	case r.Unreadable:
+		return s + " (replaced an entry that could not be read)"
+	}
+	s += fmt.Sprintf(" (replaced %d bytes", r.Bytes)
+	if r.FirstLine != "" {
+		s += fmt.Sprintf(", first line %q", r.FirstLine)
+	}
+	if len(r.Tags) > 0 {
+		s += ", tags " + strings.Join(r.Tags, ", ")
+	}
+	return s + ")"
+}

@@ -112,7 +112,7 @@ No items means nothing matched; that is not an error. When the server uses embed
 	addTool(srv, &mcp.Tool{
 		Name:  "add",
 		Title: "Remember (add or replace an entry)",
-		Description: `Write an entry to the user's memory. add is an upsert: when category:name exists, its whole content is replaced by the content you pass, and its tags too when you pass tags; its creation time is kept. To add a line to an existing entry use append; to change one passage use edit.
+		Description: `Write an entry to the user's memory. add is an upsert: when category:name exists, its whole content is replaced by the content you pass, and its tags too when you pass tags; its creation time is kept. The answer says what an update replaced (size, first line, tags). Pass if_absent true to create only: then an existing entry is an error and nothing is written. To add a line to an existing entry use append; to change one passage use edit.
 Use short, stable names and one topic per entry, e.g. category "people", name "Emma Liu"; category "trips", name "三亚之行"; category "preferences", name "coffee". Reuse existing categories (see categories). Link related entries by writing [[category:name]] in the content, e.g. "Went with [[people:小雨]]"; retrieve brings linked entries along.
 ` + nameRules,
 		InputSchema:  schemaFor[addParams](),
@@ -122,11 +122,11 @@ Use short, stable names and one topic per entry, e.g. category "people", name "E
 		if p.Content == nil {
 			return "", nil, &service.ParamError{Field: "content", Reason: "is required"}
 		}
-		c, err := m.Add(ctx, service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags})
+		c, err := m.Add(ctx, service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags, IfAbsent: p.IfAbsent})
 		if err != nil {
 			return "", nil, err
 		}
-		return c.Status + " " + keyString(c.Category, c.Name), c, nil
+		return renderChange(c), c, nil
 	})
 
 	addTool(srv, &mcp.Tool{
@@ -237,6 +237,7 @@ type addParams struct {
 	Name     string   `json:"name" jsonschema:"The entry's name within its category, e.g. a person's name or a topic such as coffee."`
 	Content  *string  `json:"content" jsonschema:"The whole text of the entry (markdown). It replaces the previous content. Link other entries with [[category:name]]."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"Optional tags. When given they replace the entry's tags; when left out an update keeps them."`
+	IfAbsent bool     `json:"if_absent,omitempty" jsonschema:"true: only create the entry; when it exists, fail and write nothing instead of replacing it. Use it when you have not read the entry."`
 }
 
 type appendParams struct {
@@ -299,6 +300,9 @@ func errorResult(err error) *mcp.CallToolResult {
 	if errors.Is(err, store.ErrNotFound) {
 		msg += " (check the exact category and name with list or retrieve)"
 	}
+	if errors.Is(err, service.ErrExists) {
+		msg += " (get it first, then append to it or edit it, or add without if_absent to replace it)"
+	}
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
@@ -335,9 +339,7 @@ func schemaFor[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err)) // a bug in the struct tags
 	}
-	for _, p := range s.Properties {
-		plain(p)
-	}
+	plain(s)
 	if s.Properties == nil {
 		s.Properties = map[string]*jsonschema.Schema{}
 	}
@@ -345,7 +347,11 @@ func schemaFor[T any]() *jsonschema.Schema {
 	return s
 }
 
-// plain drops "null" from a union of types, recursively.
+// plain drops "null" from a union of types, in s and every schema below
+// it: an optional value is left out, never sent as null (the JSON of
+// recall's results omits empty optional fields and writes empty lists as
+// []), so one plain type per value is the truth, and strict clients (MCP
+// Inspector) warn about unions.
 func plain(s *jsonschema.Schema) {
 	if s == nil {
 		return
@@ -364,14 +370,23 @@ func plain(s *jsonschema.Schema) {
 		}
 	}
 	plain(s.Items)
+	plain(s.AdditionalProperties)
+	for _, p := range s.Properties {
+		plain(p)
+	}
+	for _, d := range s.Defs {
+		plain(d)
+	}
 }
 
-// outSchema is the schema of a tool's structured result.
+// outSchema is the schema of a tool's structured result, with plain types
+// as schemaFor's.
 func outSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
 	}
+	plain(s)
 	return s
 }
 

@@ -38,6 +38,9 @@ await call("delete", { category: "notes", name: "npm client" });
 await call("retrieve", { query: "x", limit: 0 });
 await call("edit", { category: "trips", name: "三亚之行", old_text: "no such passage", new_text: "y" });
 await call("get", { category: "notes", name: "npm client" });
+await call("add", { category: "notes", name: "twice", content: "first\nline two", tags: ["x"] });
+await call("add", { category: "notes", name: "twice", content: "second" });
+await call("add", { category: "notes", name: "twice", content: "third", if_absent: true });
 
 await client.close();
 process.stdout.write(JSON.stringify(out));
