@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/recallhq/recall/internal/sample"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store/fs"
 )
@@ -19,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/golden
 // change to tokenizing, scoring, link expansion or budgeting shows up as a
 // diff here. Regenerate with: go test ./retrieve -run Golden -update
 func TestGoldenSampleMemory(t *testing.T) {
-	st, err := fs.Open(filepath.Join("..", "examples", "memory"), nil)
+	st, err := fs.Open(sample.Copy(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/recallhq/recall/internal/sample"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 	fsstore "github.com/recallhq/recall/store/fs"
@@ -21,11 +20,7 @@ import (
 // copyMemory copies the sample memory into a temporary folder.
 func copyMemory(t testing.TB) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), "memory")
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join("..", "examples", "memory"))); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return sample.Copy(t)
 }
 
 func TestPage(t *testing.T) {

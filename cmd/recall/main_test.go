@@ -9,11 +9,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/recallhq/recall/internal/sample"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// sampleMemory is the repository's example memory. Tests work on copies.
+// sampleMemory is the repository's example memory. Tests work on copies
+// (sample.Copy), which hold its notes and nothing a run of the README's
+// first command leaves beside them.
 const sampleMemory = "../../examples/memory"
 
 // outcome is what one run of the CLI printed and returned.
@@ -89,11 +93,7 @@ func checkFailure(t testing.TB, o outcome, want int, args []string) string {
 // never change the sample.
 func copySample(t testing.TB) string {
 	t.Helper()
-	dst := filepath.Join(t.TempDir(), "memory")
-	if err := os.CopyFS(dst, os.DirFS(sampleMemory)); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return sample.Copy(t)
 }
 
 // sampleStores returns the sample memory as an fs folder and as a bolt
