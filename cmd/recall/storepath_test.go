@@ -270,7 +270,7 @@ func TestServersHidePostgresPassword(t *testing.T) {
 	t.Run("serve", func(t *testing.T) {
 		var stderr syncBuffer
 		root := newRootCmd(nil, io.Discard, &stderr, env)
-		root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0"})
+		root.SetArgs([]string{"serve", "--create", "--addr", "127.0.0.1:0"})
 		ctx, stop := context.WithCancel(context.Background())
 		defer stop()
 		code := make(chan int, 1)
@@ -287,7 +287,7 @@ func TestServersHidePostgresPassword(t *testing.T) {
 		// the start-up line.
 		var stderr syncBuffer
 		root := newRootCmd(strings.NewReader(""), io.Discard, &stderr, env)
-		root.SetArgs([]string{"mcp"})
+		root.SetArgs([]string{"mcp", "--create"})
 		if c := execute(context.Background(), root); c != 0 {
 			t.Fatalf("mcp exited %d; stderr:\n%s", c, stderr.String())
 		}
