@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -32,6 +33,10 @@ type AddRequest struct {
 	// Tags replace the entry's tags when non-nil (even empty); nil keeps
 	// them on an update.
 	Tags []string
+	// Date, when not zero, sets the entry's event date (store.Meta.Date:
+	// when the thing happened); zero keeps the entry's date on an update.
+	// ParseDate reads the forms users type.
+	Date time.Time
 }
 
 // Add writes an entry: the upsert rule of recall, the one place it lives.
@@ -65,11 +70,19 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 		if tags != nil {
 			e.Meta.Tags = tags
 		}
+		if !req.Date.IsZero() {
+			e.Meta.Date = req.Date
+			if _, ok := e.Meta.Extra[MetaDate]; ok {
+				e.Meta.Extra = maps.Clone(e.Meta.Extra)
+				delete(e.Meta.Extra, MetaDate)
+			}
+		}
 		return e, nil
 	})
 	if unreadable(err) {
 		e := store.Entry{Category: req.Category, Name: req.Name, Content: req.Content}
 		e.Meta.Tags = tags
+		e.Meta.Date = req.Date
 		if err = m.eng.Put(ctx, e); err == nil {
 			added = false
 		}
@@ -196,4 +209,18 @@ func CleanTags(tags []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// ParseDate reads an event date as users write it: "2024-05-03" (a date
+// without a time of day, kept as one: midnight UTC, see store.IsDateOnly)
+// or an RFC 3339 time. The error names what is wrong.
+func ParseDate(field, s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, paramf(field, "%q is not a date such as 2024-05-03 or a time such as 2024-05-03T14:30:00+08:00", s)
 }

@@ -30,7 +30,9 @@ func newLsCmd(a *app) *cobra.Command {
 		Short: "List entries",
 		Long: `Ls prints one category:name per line, sorted by category, then name (byte
 order), optionally only those of CATEGORY. --long adds tab-separated columns:
-estimated tokens (as retrieve counts them), the updated date, and the tags.
+estimated tokens (as retrieve counts them), the updated date, and the tags, and
+for an entry that carries an event date (add --date, front matter date:) a
+fifth column "date 2024-05-03" (or the RFC 3339 time).
 --json prints one array of {category, name, tokens_est, meta}.
 
 --limit N prints one page of at most N entries; when there are more, the
@@ -144,7 +146,11 @@ func writeLong(w io.Writer, entries []store.Entry) error {
 		if tags == "" {
 			tags = "-"
 		}
-		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", e.Key(), service.TokensEst(e), updated, tags); err != nil {
+		date := ""
+		if !e.Meta.Date.IsZero() {
+			date = "\tdate " + store.FormatDate(e.Meta.Date)
+		}
+		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s%s\n", e.Key(), service.TokensEst(e), updated, tags, date); err != nil {
 			return err
 		}
 	}
@@ -176,7 +182,11 @@ func (o *lsOptions) page(ctx context.Context, category string) error {
 					if t, ok := it.Meta[service.MetaTags].([]string); ok && len(t) > 0 {
 						tags = strings.Join(t, ",")
 					}
-					_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", key, it.TokensEst, updated, tags)
+					date := ""
+					if d, ok := it.Meta[service.MetaDate].(string); ok {
+						date = "\tdate " + d
+					}
+					_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s%s\n", key, it.TokensEst, updated, tags, date)
 				}
 				if err != nil {
 					break

@@ -139,7 +139,15 @@ Use short, stable names and one topic per entry, e.g. category "people", name "E
 		if p.Content == nil {
 			return "", nil, &service.ParamError{Field: "content", Reason: "is required"}
 		}
-		c, err := m.Add(ctx, service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags})
+		req := service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags}
+		if p.Date != "" {
+			d, err := service.ParseDate("date", p.Date)
+			if err != nil {
+				return "", nil, err
+			}
+			req.Date = d
+		}
+		c, err := m.Add(ctx, req)
 		if err != nil {
 			return "", nil, err
 		}
@@ -254,6 +262,7 @@ type addParams struct {
 	Name     string   `json:"name" jsonschema:"The entry's name within its category, e.g. a person's name or a topic such as coffee."`
 	Content  *string  `json:"content" jsonschema:"The whole text of the entry (markdown). It replaces the previous content. Link other entries with [[category:name]]."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"Optional tags. When given they replace the entry's tags; when left out an update keeps them."`
+	Date     string   `json:"date,omitempty" jsonschema:"When the thing this entry records happened, if that is not now: a date such as 2024-05-03 or a time such as 2024-05-03T14:30:00+08:00. Time-range retrieves place the entry at this date (else at its creation time). When left out an update keeps the entry's date."`
 }
 
 type appendParams struct {

@@ -532,7 +532,7 @@ func prepare(op string, e store.Entry) ([]any, error) {
 			return nil, wrap(fmt.Errorf("%w: metadata cannot be stored: it holds a NUL character, which PostgreSQL jsonb cannot store", store.ErrInvalid))
 		}
 	}
-	return []any{e.Category, e.Name, e.Content, tags, optTime(e.Meta.Created), optTime(e.Meta.Updated), extra}, nil
+	return []any{e.Category, e.Name, e.Content, tags, optTime(e.Meta.Created), optTime(e.Meta.Updated), extra, optTime(e.Meta.Date)}, nil
 }
 
 // optTime maps the zero time to NULL (the database then stamps now).
@@ -614,7 +614,7 @@ func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 						cat, name string
 						r         row
 					)
-					if err := rows.Scan(&cat, &name, &r.content, &r.tags, &r.created, &r.updated, &r.extra); err != nil {
+					if err := rows.Scan(&cat, &name, &r.content, &r.tags, &r.created, &r.updated, &r.extra, &r.date); err != nil {
 						return err
 					}
 					batch = append(batch, decodeItem(cat, name, r))

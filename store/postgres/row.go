@@ -17,13 +17,14 @@ type row struct {
 	content          string
 	tags             []string
 	created, updated time.Time
-	extra            []byte // jsonb text, nil for NULL
+	extra            []byte     // jsonb text, nil for NULL
+	date             *time.Time // nil for NULL
 }
 
 // scanRow reads one row of a get query; found is false when there is none.
 func scanRow(r pgx.Row) (row, bool, error) {
 	var x row
-	err := r.Scan(&x.content, &x.tags, &x.created, &x.updated, &x.extra)
+	err := r.Scan(&x.content, &x.tags, &x.created, &x.updated, &x.extra, &x.date)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return row{}, false, nil
 	}
@@ -41,6 +42,9 @@ func (r row) entry(category, name string) (store.Entry, error) {
 	}
 	e.Meta.Created = r.created.UTC()
 	e.Meta.Updated = r.updated.UTC()
+	if r.date != nil {
+		e.Meta.Date = r.date.UTC()
+	}
 	if len(r.extra) > 0 && !bytes.Equal(r.extra, []byte("null")) {
 		extra, err := decodeExtra(r.extra)
 		if err != nil {
