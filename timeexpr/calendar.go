@@ -114,3 +114,32 @@ func recentWeekday(now time.Time, wd int, strict bool, after time.Time) Range {
 	}
 	return dayOf(now, -back)
 }
+
+// rolling is the n days, weeks, months or years that end with today:
+// "the past 3 days" on a Wednesday is Monday to Wednesday; "the past
+// month" on 31 March is 1 March to 31 March (the day after the same date a
+// month back, clamped to that month's length).
+func rolling(now time.Time, n int, unit byte) Range {
+	loc := now.Location()
+	y, m, d := now.Date()
+	end := time.Date(y, m, d+1, 0, 0, 0, 0, loc)
+	switch unit {
+	case 'd':
+		return Range{time.Date(y, m, d-n+1, 0, 0, 0, 0, loc), end}
+	case 'w':
+		return Range{time.Date(y, m, d-7*n+1, 0, 0, 0, 0, loc), end}
+	case 'm':
+		first := time.Date(y, m-time.Month(n), 1, 0, 0, 0, 0, loc)
+		dd := min(d, daysIn(first.Year(), first.Month()))
+		return Range{time.Date(first.Year(), first.Month(), dd+1, 0, 0, 0, 0, loc), end}
+	}
+	dd := min(d, daysIn(y-n, m))
+	return Range{time.Date(y-n, m, dd+1, 0, 0, 0, 0, loc), end}
+}
+
+// weekend is the Saturday and Sunday of the ISO week offset weeks from
+// now's.
+func weekend(now time.Time, offset int) Range {
+	w := weekOf(now, offset)
+	return Range{time.Date(w.From.Year(), w.From.Month(), w.From.Day()+5, 0, 0, 0, 0, now.Location()), w.To}
+}

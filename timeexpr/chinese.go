@@ -13,19 +13,144 @@ import (
 
 var decodeRune = utf8.DecodeRuneInString
 
+// fold maps the traditional characters of the grammar and of its context
+// lists to the simplified ones it is written in (週→周, 這→这, 個→个, 後→后,
+// 來→来, 兩→两, 號→号, 從→从, 開→开, 禮→礼, 們→们, 圍→围, 輕→轻, …), so
+// 上週, 這個月, 兩週前, 以來, 之後 are read as 上周, 这个月, 两周前, 以来,
+// 之后, and 這週圍 is refused as 这周围 is. Each pair has the same UTF-8
+// length, so offsets hold.
+func fold(r rune) rune {
+	switch r {
+	case '週':
+		return '周'
+	case '這':
+		return '这'
+	case '個':
+		return '个'
+	case '後':
+		return '后'
+	case '來':
+		return '来'
+	case '兩':
+		return '两'
+	case '號':
+		return '号'
+	case '從':
+		return '从'
+	case '開':
+		return '开'
+	case '禮':
+		return '礼'
+	case '點':
+		return '点'
+	case '們':
+		return '们'
+	case '說':
+		return '说'
+	case '還':
+		return '还'
+	case '於':
+		return '于'
+	case '嗎':
+		return '吗'
+	case '麼':
+		return '么'
+	case '對':
+		return '对'
+	case '讓':
+		return '让'
+	case '給':
+		return '给'
+	case '問':
+		return '问'
+	case '記':
+		return '记'
+	case '講':
+		return '讲'
+	case '誰':
+		return '谁'
+	case '沒':
+		return '没'
+	case '見':
+		return '见'
+	case '買':
+		return '买'
+	case '與':
+		return '与'
+	case '裡':
+		return '里'
+	case '時':
+		return '时'
+	case '過':
+		return '过'
+	case '圍':
+		return '围'
+	case '餅':
+		return '饼'
+	case '邊':
+		return '边'
+	case '歲':
+		return '岁'
+	case '輕':
+		return '轻'
+	case '級':
+		return '级'
+	case '紀':
+		return '纪'
+	case '齡':
+		return '龄'
+	case '貨':
+		return '货'
+	case '華':
+		return '华'
+	case '畫':
+		return '画'
+	case '鑑':
+		return '鉴'
+	case '邁':
+		return '迈'
+	case '獸':
+		return '兽'
+	case '歷':
+		return '历'
+	case '曆':
+		return '历'
+	case '輪':
+		return '轮'
+	case '進':
+		return '进'
+	case '線':
+		return '线'
+	case '臺':
+		return '台'
+	case '鋒':
+		return '锋'
+	case '濟':
+		return '济'
+	case '經':
+		return '经'
+	case '輩':
+		return '辈'
+	}
+	return r
+}
+
+// runeAt is the folded rune at i and its size; 0, 0 at the end.
 func runeAt(q string, i int) (rune, int) {
 	if i >= len(q) {
 		return 0, 0
 	}
-	return decodeRune(q[i:])
+	r, size := decodeRune(q[i:])
+	return fold(r), size
 }
 
+// runeBefore is the folded rune before i; 0 at the start.
 func runeBefore(q string, i int) rune {
 	if i <= 0 {
 		return 0
 	}
 	r, _ := utf8.DecodeLastRuneInString(q[:i])
-	return r
+	return fold(r)
 }
 
 func isHan(r rune) bool {
@@ -35,7 +160,8 @@ func isHan(r rune) bool {
 // zhStarts reports whether a Chinese phrase can start with r.
 func zhStarts(r rune) bool {
 	switch r {
-	case '今', '昨', '前', '大', '明', '后', '本', '这', '上', '下', '去', '周', '星', '礼', '从',
+	case '今', '昨', '前', '大', '明', '后', '本', '这', '上', '下', '去', '周', '星', '礼', '从', '自', '最', '过', '近',
+		'週', '這', '後', '從', '禮', '兩',
 		'一', '二', '三', '四', '五', '六', '七', '八', '九', '十', '两', '〇', '零':
 		return true
 	}
@@ -178,18 +304,36 @@ func zhYear(q string, i int) (y, end int, ok bool) {
 }
 
 // has reports whether q has s at i.
-func has(q string, i int, s string) bool { return strings.HasPrefix(q[i:], s) }
+// has reports whether q has s, a simplified Chinese string, at i, reading
+// q's characters through fold.
+func has(q string, i int, s string) bool {
+	for _, want := range s {
+		r, size := runeAt(q, i)
+		if r != want || size == 0 {
+			return false
+		}
+		i += size
+	}
+	return true
+}
 
 // prevOK is the check before a phrase whose first character also ends
 // common words (如今, 过去, 目前, 晚上, 基本, 聪明, 然后): the phrase must
 // start the query or follow a character that is not Han, or one of a few
 // pronouns and particles.
+//
+// A phrase that starts with 今 has few such words (如今, 迄今, 现今, 当今,
+// 古今, 而今): it is refused only after one of those first characters. (至今
+// is not among them: 截至今天 is "as of today".)
 func prevOK(q string, i int) bool {
 	r := runeBefore(q, i)
 	if !isHan(r) {
 		return true
 	}
-	return strings.ContainsRune("我你他她它们咱的地得在是和跟同就也都还又才说到与及或那这从自于么吗呢吧啊呀了把被给对让要想看问找查记讲聊做干谁哪些有没去来吃买见玩", r)
+	if has(q, i, "今") {
+		return !strings.ContainsRune("如迄现当古而", r)
+	}
+	return strings.ContainsRune("我你他她它们咱的地得在是和跟同就也都还又才说到至与及或那这从自于么吗呢吧啊呀了把被给对让要想看问找查记讲聊做干谁哪些有没去来吃买见玩", r)
 }
 
 // nextOK reports whether the character at i may follow a phrase whose last
@@ -200,15 +344,15 @@ func nextOK(q string, i int, last rune) bool {
 	var bad string
 	switch last {
 	case '周':
-		bad = "围期年边刊岁转全游到身密折长旋知济正公遭报薪"
+		bad = "围期年边刊岁密折旋济遭"
 	case '月':
-		bad = "亮光饼球色薪票经子嫂老台牙季刊度夜影桂琴报历供租费息卡均食"
+		bad = "亮光饼球色票经子嫂老台牙季刊度夜影桂琴历供息卡均食"
 	case '年':
-		bad = "轻级纪龄代货夜华糕画鉴迈幼份限薪兽味历轮"
+		bad = "轻级纪龄代货夜华糕画鉴迈幼份限兽味历轮"
 	case '前':
 		bad = "往进面后夕辈提线台方端排锋景途列沿"
 	case '天':
-		bad = "空气才使堂下地然文生分性真"
+		bad = "性" // 后天性
 	default:
 		return true
 	}
@@ -223,20 +367,74 @@ func followOK(q string, i int) bool {
 	if !isHan(r) {
 		return true
 	}
-	return strings.ContainsRune("份的里中初底末我你他她们咱去在和跟有没做干了吃喝开见时那这是要想说买看玩过都也还就以之上下早晚午", r)
+	return strings.ContainsRune("份的里中初底末我你他她们咱去在和跟有没做干了吃喝开见时那这是要想说买看玩过都也还就以之上下早晚午到至", r)
 }
 
-// matchChinese reads the longest Chinese phrase starting at i.
+// matchChinese reads the longest Chinese phrase starting at i: a date
+// phrase D, optionally with 从, 自 or 自从 before it and 以来, 开始, 起
+// (after 从 only),
+// 以后, 之后, 以前, 之前 after it, or a range D 到 D2 / D 至 D2.
 func matchChinese(q string, i int, now time.Time) (Range, int, bool) {
-	r, end, ok := zhDate(q, i, now)
+	j := i
+	switch {
+	case has(q, i, "自从"):
+		j += len("自从")
+	case has(q, i, "从"), has(q, i, "自"):
+		j += len("从")
+	}
+	from := j > i
+	d, e, ok := zhDate(q, j, now, time.Time{})
 	if !ok {
 		return Range{}, 0, false
 	}
-	return r, end, true
+	explicit := zhExplicit(q, j, e)
+	switch {
+	case explicit && has(q, e, "以后"), explicit && has(q, e, "之后"):
+		return Range{From: d.To}, e + len("以后"), true
+	case explicit && has(q, e, "后"):
+		// 1945年后 is "after 1945" (and 1945年后天主教 no day after tomorrow).
+		return Range{From: d.To}, e + len("后"), true
+	case explicit && has(q, e, "前") && !has(q, e, "前天") && !has(q, e, "前年"):
+		return Range{To: d.From}, e + len("前"), true
+	case has(q, e, "以来"), has(q, e, "开始"):
+		return Range{From: d.From}, e + len("以来"), true
+	case from && has(q, e, "起"):
+		return Range{From: d.From}, e + len("起"), true
+	case has(q, e, "以后"), has(q, e, "之后"):
+		return Range{From: d.To}, e + len("以后"), true
+	case has(q, e, "以前"), has(q, e, "之前"):
+		return Range{To: d.From}, e + len("以前"), true
+	case has(q, e, "到"), has(q, e, "至"):
+		if d2, e2, ok := zhDate(q, e+len("到"), now, d.From); ok && d.From.Before(d2.To) {
+			return Range{d.From, d2.To}, e2, true
+		}
+	}
+	if from {
+		// 从 alone is "from" as well as "since": leave it in the query.
+		return Range{}, 0, false
+	}
+	return d, e, true
+}
+
+// zhExplicit reports whether q[j:e], a date phrase, names its year or day
+// with numbers (2024年, 2024年5月, 5月3日, 五月三号), after which a bare
+// 前 or 后 means before or after it. After anything else 前 is "ago" (三年前)
+// and 后 "later".
+func zhExplicit(q string, j, e int) bool {
+	first, _ := runeAt(q, j)
+	if digitValue(first) < 0 && hanDigit(first) < 0 {
+		return false
+	}
+	last := runeBefore(q, e)
+	return last == '年' || last == '日' || last == '号' || last == '份' && strings.Contains(q[j:e], "年") ||
+		last == '月' && strings.Contains(q[j:e], "年")
 }
 
 // zhDate reads one Chinese date phrase at i.
-func zhDate(q string, i int, now time.Time) (Range, int, bool) {
+//
+// after, when set, resolves a bare month, day or weekday forward from it
+// (the second end of 三月到五月) instead of back from now.
+func zhDate(q string, i int, now time.Time, after time.Time) (Range, int, bool) {
 	loc := now.Location()
 	r0, _ := runeAt(q, i)
 	switch r0 {
@@ -251,20 +449,25 @@ func zhDate(q string, i int, now time.Time) (Range, int, bool) {
 	case '本', '这', '上', '下':
 		return zhWeekMonth(q, i, now)
 	case '周', '星', '礼':
-		if !prevOK(q, i) || strings.ContainsRune("每个第隔双单", runeBefore(q, i)) {
+		// 周 also ends words (四周, 一周): a bare 周X is checked like 上周;
+		// 星期X and 礼拜X only refuse 每, 个, 第 and numerals before them.
+		if (r0 == '周' && !prevOK(q, i)) || strings.ContainsRune("每个第隔双单", runeBefore(q, i)) || isNumeral(runeBefore(q, i)) {
 			return Range{}, 0, false
 		}
 		wd, e, ok := zhWeekday(q, i)
 		if !ok || (r0 == '周' && !followOK(q, e)) {
 			return Range{}, 0, false
 		}
-		return recentWeekday(now, wd, false, time.Time{}), e, true
+		return recentWeekday(now, wd, false, after), e, true
+	case '最', '过', '近':
+		return zhRolling(q, i, now)
 	}
 	if y, e, ok := zhYear(q, i); ok {
 		if m, e2, ok := zhMonthDay(q, e, y, loc); ok {
 			return m, e2, true
 		}
-		if !nextOK(q, e, '年') {
+		if r, _ := runeAt(q, e); isNumeral(r) || !nextOK(q, e, '年') {
+			// 2023年2月30日 names no day: no reading of it.
 			return Range{}, 0, false
 		}
 		return yearRange(y, loc), e, true
@@ -275,7 +478,7 @@ func zhDate(q string, i int, now time.Time) (Range, int, bool) {
 	if r, e, ok := zhAgo(q, i, now); ok {
 		return r, e, true
 	}
-	return zhBareMonth(q, i, now)
+	return zhBareMonth(q, i, now, after)
 }
 
 // zhMonthDay reads M月, M月D日 or M月D号 at i in year y.
@@ -291,7 +494,9 @@ func zhMonthDay(q string, i, y int, loc *time.Location) (Range, int, bool) {
 		}
 		return dateRange(y, time.Month(m), d, loc), e2 + len("日"), true
 	}
-	if !nextOK(q, e, '月') {
+	if has(q, e, "份") {
+		e += len("份")
+	} else if !nextOK(q, e, '月') {
 		return Range{}, 0, false
 	}
 	return monthRange(y, time.Month(m), loc), e, true
@@ -299,20 +504,23 @@ func zhMonthDay(q string, i, y int, loc *time.Location) (Range, int, bool) {
 
 // zhBareMonth reads 五月, 5月3日, 五月三号 without a year at i: the most
 // recent such month or day that has begun.
-func zhBareMonth(q string, i int, now time.Time) (Range, int, bool) {
+func zhBareMonth(q string, i int, now time.Time, after time.Time) (Range, int, bool) {
 	m, e, ok := zhNumber(q, i, false)
 	if !ok || m < 1 || m > 12 || !has(q, e, "月") {
 		return Range{}, 0, false
 	}
 	e += len("月")
 	if d, e2, ok := zhNumber(q, e, false); ok && (has(q, e2, "日") || has(q, e2, "号")) {
-		r, ok := recentDate(now, time.Month(m), d, time.Time{})
+		r, ok := recentDate(now, time.Month(m), d, after)
 		return r, e2 + len("日"), ok
 	}
 	if !prevOK(q, i) || !followOK(q, e) {
 		return Range{}, 0, false
 	}
-	return recentMonth(now, time.Month(m), time.Time{}), e, true
+	if has(q, e, "份") {
+		e += len("份")
+	}
+	return recentMonth(now, time.Month(m), after), e, true
 }
 
 // zhAgo reads N天前, N周前, N个星期前, N个礼拜前, N个月前, N年前 at i.
@@ -370,6 +578,11 @@ func zhDayWord(q string, i int, now time.Time) (Range, int, bool) {
 		}
 		e := i + len(w.w)
 		if (!w.strong && !prevOK(q, i)) || !nextOK(q, e, lastRune(w.w)) {
+			return Range{}, 0, false
+		}
+		// 前, 后 and 明 end many words (以前, 及后, 说明), and 天 starts many
+		// (天主, 天文, 天空): 及后天文台 is no day after tomorrow.
+		if r, _ := runeAt(q, e); !strings.HasPrefix(w.w, "今") && !strings.HasPrefix(w.w, "昨") && strings.ContainsRune("主文堂使空然津地生真分气象涯际籁井桥坛", r) {
 			return Range{}, 0, false
 		}
 		return dayOf(now, w.off), e, true
@@ -503,4 +716,41 @@ func zhWeekdayName(q string, i int, tian bool) (int, int, bool) {
 		return 0, 0, false
 	}
 	return wd, i + size, true
+}
+
+// zhRolling reads 最近N天, 过去N天, 近N天 (and 周, 个星期, 个礼拜, 个月,
+// 年) at i: the N units that end with today, as "the past N days".
+func zhRolling(q string, i int, now time.Time) (Range, int, bool) {
+	j := i
+	switch {
+	case has(q, i, "最近"):
+		j += len("最近")
+	case has(q, i, "过去"):
+		j += len("过去")
+	case has(q, i, "近"):
+		j += len("近")
+	default:
+		return Range{}, 0, false
+	}
+	if !prevOK(q, i) {
+		return Range{}, 0, false
+	}
+	n, e, ok := zhNumber(q, j, true)
+	if !ok || n < 1 {
+		return Range{}, 0, false
+	}
+	var unit byte
+	for _, u := range [...]struct {
+		s    string
+		unit byte
+	}{{"天", 'd'}, {"周", 'w'}, {"个星期", 'w'}, {"星期", 'w'}, {"个礼拜", 'w'}, {"礼拜", 'w'}, {"个月", 'm'}, {"年", 'y'}} {
+		if has(q, e, u.s) {
+			unit, e = u.unit, e+len(u.s)
+			break
+		}
+	}
+	if unit == 0 || !nextOK(q, e, lastRune(q[:e])) || (unit == 'y' && n >= now.Year()) || n > 10_000 {
+		return Range{}, 0, false
+	}
+	return rolling(now, n, unit), e, true
 }

@@ -43,6 +43,8 @@ const (
 	kwBetween
 	kwAnd
 	kwTo
+	kwWeekend
+	kwOf
 	kwFunction // a function word that may follow a bare year ("in 2024 we")
 )
 
@@ -84,23 +86,19 @@ func tokenAt(q string, i int) token {
 			j++
 		}
 		t := token{start: i, end: j}
-		if !wordBoundaryAfter(q, j) || j-i > 9 {
+		if !wordBoundaryAfter(q, j) || j-i > 9 || hyphenated(q, i, j) {
 			return t
 		}
-		var buf [9]byte
 		t.lower, t.title = true, c >= 'A' && c <= 'Z'
 		for k := i; k < j; k++ {
-			b := q[k]
-			if b >= 'A' && b <= 'Z' {
+			if q[k] <= 'Z' {
 				t.lower = false
 				if k > i {
 					t.title = false
 				}
-				b += 'a' - 'A'
 			}
-			buf[k-i] = b
 		}
-		lookup(&t, string(buf[:j-i]))
+		lookup(&t, q[i:j])
 		return t
 	case c == ',':
 		return token{start: i, end: i + 1, kw: kwComma}
@@ -112,184 +110,282 @@ func tokenAt(q string, i int) token {
 	return token{start: i, end: i + size, kw: kwOther}
 }
 
+// vocabulary is every English word the grammar knows.
+var vocabulary = [...]entry{
+	{"today", kwToday, 0, 0},
+	{"tonight", kwTonight, 0, 0},
+	{"yesterday", kwYesterday, 0, 0},
+	{"tomorrow", kwTomorrow, 0, 0},
+	{"the", kwThe, 0, 0},
+	{"this", kwThis, 0, 0},
+	{"last", kwLast, 0, 0},
+	{"next", kwNext, 0, 0},
+	{"past", kwPast, 0, 0},
+	{"night", kwNight, 0, 0},
+	{"weekend", kwWeekend, 0, 0},
+	{"of", kwOf, 0, 0},
+	{"morning", kwPartOfDay, 0, 0},
+	{"afternoon", kwPartOfDay, 0, 0},
+	{"evening", kwPartOfDay, 0, 0},
+	{"ago", kwAgo, 0, 0},
+	{"in", kwIn, 0, 0},
+	{"on", kwOn, 0, 0},
+	{"during", kwDuring, 0, 0},
+	{"from", kwFrom, 0, 0},
+	{"since", kwSince, 0, 0},
+	{"after", kwAfter, 0, 0},
+	{"before", kwBefore, 0, 0},
+	{"between", kwBetween, 0, 0},
+	{"and", kwAnd, 0, 0},
+	{"to", kwTo, 0, 0},
+	{"until", kwTo, 0, 0},
+	{"till", kwTo, 0, 0},
+	{"through", kwTo, 0, 0},
+	{"day", kwDay, 0, 0},
+	{"days", kwDay, 0, fPlural},
+	{"week", kwWeek, 0, 0},
+	{"weeks", kwWeek, 0, fPlural},
+	{"month", kwMonthUnit, 0, 0},
+	{"months", kwMonthUnit, 0, fPlural},
+	{"year", kwYear, 0, 0},
+	{"years", kwYear, 0, fPlural},
+	{"a", kwNumWord, 1, 0},
+	{"an", kwNumWord, 1, 0},
+	{"one", kwNumWord, 1, 0},
+	{"two", kwNumWord, 2, 0},
+	{"three", kwNumWord, 3, 0},
+	{"four", kwNumWord, 4, 0},
+	{"five", kwNumWord, 5, 0},
+	{"six", kwNumWord, 6, 0},
+	{"seven", kwNumWord, 7, 0},
+	{"eight", kwNumWord, 8, 0},
+	{"nine", kwNumWord, 9, 0},
+	{"ten", kwNumWord, 10, 0},
+	{"eleven", kwNumWord, 11, 0},
+	{"twelve", kwNumWord, 12, 0},
+	{"thirteen", kwNumWord, 13, 0},
+	{"fourteen", kwNumWord, 14, 0},
+	{"fifteen", kwNumWord, 15, 0},
+	{"sixteen", kwNumWord, 16, 0},
+	{"seventeen", kwNumWord, 17, 0},
+	{"eighteen", kwNumWord, 18, 0},
+	{"nineteen", kwNumWord, 19, 0},
+	{"twenty", kwNumWord, 20, 0},
+	{"thirty", kwNumWord, 30, 0},
+	{"forty", kwNumWord, 40, 0},
+	{"fifty", kwNumWord, 50, 0},
+	{"january", kwMonth, 1, 0},
+	{"february", kwMonth, 2, 0},
+	{"march", kwMonth, 3, 0},
+	{"april", kwMonth, 4, 0},
+	{"may", kwMonth, 5, 0},
+	{"june", kwMonth, 6, 0},
+	{"july", kwMonth, 7, 0},
+	{"august", kwMonth, 8, 0},
+	{"september", kwMonth, 9, 0},
+	{"october", kwMonth, 10, 0},
+	{"november", kwMonth, 11, 0},
+	{"december", kwMonth, 12, 0},
+	{"jan", kwMonth, 1, fAbbrev},
+	{"feb", kwMonth, 2, fAbbrev},
+	{"mar", kwMonth, 3, fAbbrev},
+	{"apr", kwMonth, 4, fAbbrev},
+	{"jun", kwMonth, 6, fAbbrev},
+	{"jul", kwMonth, 7, fAbbrev},
+	{"aug", kwMonth, 8, fAbbrev},
+	{"sep", kwMonth, 9, fAbbrev},
+	{"sept", kwMonth, 9, fAbbrev},
+	{"oct", kwMonth, 10, fAbbrev},
+	{"nov", kwMonth, 11, fAbbrev},
+	{"dec", kwMonth, 12, fAbbrev},
+	{"monday", kwWeekday, 0, 0},
+	{"tuesday", kwWeekday, 1, 0},
+	{"wednesday", kwWeekday, 2, 0},
+	{"thursday", kwWeekday, 3, 0},
+	{"friday", kwWeekday, 4, 0},
+	{"saturday", kwWeekday, 5, 0},
+	{"sunday", kwWeekday, 6, 0},
+	{"i", kwFunction, 0, 0},
+	{"we", kwFunction, 0, 0},
+	{"you", kwFunction, 0, 0},
+	{"he", kwFunction, 0, 0},
+	{"she", kwFunction, 0, 0},
+	{"they", kwFunction, 0, 0},
+	{"it", kwFunction, 0, 0},
+	{"my", kwFunction, 0, 0},
+	{"our", kwFunction, 0, 0},
+	{"his", kwFunction, 0, 0},
+	{"her", kwFunction, 0, 0},
+	{"their", kwFunction, 0, 0},
+	{"or", kwFunction, 0, 0},
+	{"but", kwFunction, 0, 0},
+	{"when", kwFunction, 0, 0},
+	{"while", kwFunction, 0, 0},
+	{"with", kwFunction, 0, 0},
+	{"at", kwFunction, 0, 0},
+	{"for", kwFunction, 0, 0},
+	{"about", kwFunction, 0, 0},
+	{"was", kwFunction, 0, 0},
+	{"were", kwFunction, 0, 0},
+	{"is", kwFunction, 0, 0},
+	{"did", kwFunction, 0, 0},
+	{"had", kwFunction, 0, 0},
+	{"have", kwFunction, 0, 0},
+	{"has", kwFunction, 0, 0},
+	{"so", kwFunction, 0, 0},
+	{"then", kwFunction, 0, 0},
+	{"there", kwFunction, 0, 0},
+	{"that", kwFunction, 0, 0},
+	{"what", kwFunction, 0, 0},
+	{"where", kwFunction, 0, 0},
+	{"how", kwFunction, 0, 0},
+	{"who", kwFunction, 0, 0},
+	{"why", kwFunction, 0, 0},
+	{"which", kwFunction, 0, 0},
+	{"as", kwFunction, 0, 0},
+	{"by", kwFunction, 0, 0},
+	{"vs", kwFunction, 0, 0},
+	{"i", kwFunction, 0, 0},
+	{"we", kwFunction, 0, 0},
+	{"you", kwFunction, 0, 0},
+	{"he", kwFunction, 0, 0},
+	{"she", kwFunction, 0, 0},
+	{"they", kwFunction, 0, 0},
+	{"it", kwFunction, 0, 0},
+	{"my", kwFunction, 0, 0},
+	{"our", kwFunction, 0, 0},
+	{"his", kwFunction, 0, 0},
+	{"her", kwFunction, 0, 0},
+	{"their", kwFunction, 0, 0},
+	{"or", kwFunction, 0, 0},
+	{"but", kwFunction, 0, 0},
+	{"when", kwFunction, 0, 0},
+	{"while", kwFunction, 0, 0},
+	{"with", kwFunction, 0, 0},
+	{"at", kwFunction, 0, 0},
+	{"for", kwFunction, 0, 0},
+	{"about", kwFunction, 0, 0},
+	{"was", kwFunction, 0, 0},
+	{"were", kwFunction, 0, 0},
+	{"is", kwFunction, 0, 0},
+	{"did", kwFunction, 0, 0},
+	{"had", kwFunction, 0, 0},
+	{"have", kwFunction, 0, 0},
+	{"has", kwFunction, 0, 0},
+	{"so", kwFunction, 0, 0},
+	{"then", kwFunction, 0, 0},
+	{"there", kwFunction, 0, 0},
+	{"that", kwFunction, 0, 0},
+	{"what", kwFunction, 0, 0},
+	{"where", kwFunction, 0, 0},
+	{"how", kwFunction, 0, 0},
+	{"who", kwFunction, 0, 0},
+	{"why", kwFunction, 0, 0},
+	{"which", kwFunction, 0, 0},
+	{"as", kwFunction, 0, 0},
+	{"by", kwFunction, 0, 0},
+	{"vs", kwFunction, 0, 0},
+}
+
+const (
+	fPlural = 1 << iota // days, weeks, …
+	fAbbrev             // Jan, Feb, …
+)
+
+type entry struct {
+	w     string
+	kw    keyword
+	num   int8
+	flags uint8
+}
+
+// byLetter indexes vocabulary by first letter, so that a word is compared
+// with the few known words that share its first letter.
+var byLetter = func() (idx [26][]entry) {
+	for _, e := range vocabulary {
+		idx[e.w[0]-'a'] = append(idx[e.w[0]-'a'], e)
+	}
+	return idx
+}()
+
+// startLengths has bit n of entry c set when a word of n letters that
+// starts with the letter 'a'+c can start a phrase: the filter that lets
+// Find pass over most words of a query without reading them.
+var startLengths = func() (m [26]uint16) {
+	for _, e := range vocabulary {
+		switch e.kw {
+		case kwToday, kwTonight, kwYesterday, kwTomorrow, kwThe, kwDay, kwLast, kwThis, kwNext, kwPast,
+			kwIn, kwOn, kwDuring, kwFrom, kwSince, kwAfter, kwBefore, kwBetween, kwNumWord, kwMonth:
+			m[e.w[0]-'a'] |= 1 << len(e.w)
+		}
+	}
+	return m
+}()
+
+// anchorLengths is startLengths for the words that anchor a phrase.
+var anchorLengths = func() (m [26]uint16) {
+	for _, e := range vocabulary {
+		if isAnchor(e.kw) {
+			m[e.w[0]-'a'] |= 1 << len(e.w)
+		}
+	}
+	return m
+}()
+
+func isAnchor(kw keyword) bool {
+	switch kw {
+	case kwToday, kwTonight, kwYesterday, kwTomorrow, kwDay, kwWeek, kwMonthUnit, kwYear,
+		kwNight, kwPartOfDay, kwWeekend, kwMonth, kwWeekday:
+		return true
+	}
+	return false
+}
+
+// isAnchorWord reports whether w, a run of ASCII letters, is an anchor
+// word.
+func isAnchorWord(w string) bool {
+	if len(w) > 9 || anchorLengths[w[0]|0x20-'a']>>len(w)&1 == 0 {
+		return false
+	}
+	var t token
+	lookup(&t, w)
+	return isAnchor(t.kw)
+}
+
+// mayStart reports whether the word or number at i can start an English
+// phrase.
+func mayStart(q string, i int) bool {
+	c := q[i] | 0x20
+	if c < 'a' || c > 'z' {
+		return isDigit(q[i])
+	}
+	j := i + 1
+	for j < len(q) && j-i < 10 && (q[j]|0x20 >= 'a' && q[j]|0x20 <= 'z') {
+		j++
+	}
+	return j-i < 10 && startLengths[c-'a']>>(j-i)&1 != 0
+}
+
+// lookup sets t's keyword from its word w (ASCII letters, any case).
 func lookup(t *token, w string) {
-	set := func(kw keyword, num int) { t.kw, t.num = kw, num }
-	switch w {
-	case "today":
-		set(kwToday, 0)
-	case "tonight":
-		set(kwTonight, 0)
-	case "yesterday":
-		set(kwYesterday, 0)
-	case "tomorrow":
-		set(kwTomorrow, 0)
-	case "the":
-		set(kwThe, 0)
-	case "this":
-		set(kwThis, 0)
-	case "last":
-		set(kwLast, 0)
-	case "next":
-		set(kwNext, 0)
-	case "past":
-		set(kwPast, 0)
-	case "night":
-		set(kwNight, 0)
-	case "morning", "afternoon", "evening":
-		set(kwPartOfDay, 0)
-	case "ago":
-		set(kwAgo, 0)
-	case "in":
-		set(kwIn, 0)
-	case "on":
-		set(kwOn, 0)
-	case "during":
-		set(kwDuring, 0)
-	case "from":
-		set(kwFrom, 0)
-	case "since":
-		set(kwSince, 0)
-	case "after":
-		set(kwAfter, 0)
-	case "before":
-		set(kwBefore, 0)
-	case "between":
-		set(kwBetween, 0)
-	case "and":
-		set(kwAnd, 0)
-	case "to", "until", "till", "through":
-		set(kwTo, 0)
-	case "day", "days":
-		set(kwDay, 0)
-		t.plural = len(w) == 4
-	case "week", "weeks":
-		set(kwWeek, 0)
-		t.plural = len(w) == 5
-	case "month", "months":
-		set(kwMonthUnit, 0)
-		t.plural = len(w) == 6
-	case "year", "years":
-		set(kwYear, 0)
-		t.plural = len(w) == 5
-	case "a", "an", "one":
-		set(kwNumWord, 1)
-	case "two":
-		set(kwNumWord, 2)
-	case "three":
-		set(kwNumWord, 3)
-	case "four":
-		set(kwNumWord, 4)
-	case "five":
-		set(kwNumWord, 5)
-	case "six":
-		set(kwNumWord, 6)
-	case "seven":
-		set(kwNumWord, 7)
-	case "eight":
-		set(kwNumWord, 8)
-	case "nine":
-		set(kwNumWord, 9)
-	case "ten":
-		set(kwNumWord, 10)
-	case "eleven":
-		set(kwNumWord, 11)
-	case "twelve":
-		set(kwNumWord, 12)
-	case "thirteen":
-		set(kwNumWord, 13)
-	case "fourteen":
-		set(kwNumWord, 14)
-	case "fifteen":
-		set(kwNumWord, 15)
-	case "sixteen":
-		set(kwNumWord, 16)
-	case "seventeen":
-		set(kwNumWord, 17)
-	case "eighteen":
-		set(kwNumWord, 18)
-	case "nineteen":
-		set(kwNumWord, 19)
-	case "twenty":
-		set(kwNumWord, 20)
-	case "thirty":
-		set(kwNumWord, 30)
-	case "forty":
-		set(kwNumWord, 40)
-	case "fifty":
-		set(kwNumWord, 50)
-	case "january":
-		set(kwMonth, 1)
-	case "february":
-		set(kwMonth, 2)
-	case "march":
-		set(kwMonth, 3)
-	case "april":
-		set(kwMonth, 4)
-	case "may":
-		set(kwMonth, 5)
-	case "june":
-		set(kwMonth, 6)
-	case "july":
-		set(kwMonth, 7)
-	case "august":
-		set(kwMonth, 8)
-	case "september":
-		set(kwMonth, 9)
-	case "october":
-		set(kwMonth, 10)
-	case "november":
-		set(kwMonth, 11)
-	case "december":
-		set(kwMonth, 12)
-	case "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec":
-		set(kwMonth, abbrevMonth(w))
-		t.abbrev = true
-	case "monday":
-		set(kwWeekday, 0)
-	case "tuesday":
-		set(kwWeekday, 1)
-	case "wednesday":
-		set(kwWeekday, 2)
-	case "thursday":
-		set(kwWeekday, 3)
-	case "friday":
-		set(kwWeekday, 4)
-	case "saturday":
-		set(kwWeekday, 5)
-	case "sunday":
-		set(kwWeekday, 6)
-	case "i", "we", "you", "he", "she", "they", "it", "my", "our", "his", "her", "their",
-		"or", "but", "when", "while", "with", "at", "for", "about", "of",
-		"was", "were", "is", "did", "had", "have", "has", "so", "then", "there",
-		"that", "what", "where", "how", "who", "why", "which", "as", "by", "vs":
-		set(kwFunction, 0)
+	for _, e := range byLetter[w[0]|0x20-'a'] {
+		if len(e.w) == len(w) && foldEqual(e.w, w) {
+			t.kw, t.num = e.kw, int(e.num)
+			t.plural, t.abbrev = e.flags&fPlural != 0, e.flags&fAbbrev != 0
+			return
+		}
 	}
 }
 
-func abbrevMonth(w string) int {
-	switch w[:3] {
-	case "jan":
-		return 1
-	case "feb":
-		return 2
-	case "mar":
-		return 3
-	case "apr":
-		return 4
-	case "jun":
-		return 6
-	case "jul":
-		return 7
-	case "aug":
-		return 8
-	case "sep":
-		return 9
-	case "oct":
-		return 10
-	case "nov":
-		return 11
+// foldEqual reports whether the lower-case word l equals w, a word of
+// ASCII letters of the same length, ignoring case.
+func foldEqual(l, w string) bool {
+	for k := 0; k < len(l); k++ {
+		if w[k]|0x20 != l[k] {
+			return false
+		}
 	}
-	return 12
+	return true
 }
 
 // matchEnglish reads the longest English phrase starting at i, a word
@@ -319,9 +415,13 @@ func matchEnglishPhrase(q string, i int, now time.Time) (Range, int, bool) {
 			return Range{}, 0, false
 		}
 		if u := tokenAt(q, e1); u.kw == kwTo {
-			if d2, e2, ok := parseDate(q, u.end, now, true, d1.From); ok && d1.From.Before(d2.To) {
-				return Range{d1.From, d2.To}, e2, true
+			// "from X to Y", or nothing: "from 2020 to 2024 people" has no
+			// reading that is not a guess.
+			d2, e2, ok := parseDate(q, u.end, now, true, d1.From)
+			if !ok || !d1.From.Before(d2.To) {
+				return Range{}, 0, false
 			}
+			return Range{d1.From, d2.To}, e2, true
 		}
 		return d1, e1, true
 	case kwSince:
@@ -348,7 +448,7 @@ func matchEnglishPhrase(q string, i int, now time.Time) (Range, int, bool) {
 		}
 		return Range{d1.From, d2.To}, e2, true
 	}
-	return parseDate(q, i, now, false, time.Time{})
+	return parseDateToken(q, t, now, false, time.Time{})
 }
 
 // parseDate reads one date phrase from i: a day, week, month or year.
@@ -358,8 +458,12 @@ func matchEnglishPhrase(q string, i int, now time.Time) (Range, int, bool) {
 // after, when set, resolves those forms forward from it instead of back
 // from now (the second end of "between March and May").
 func parseDate(q string, i int, now time.Time, prep bool, after time.Time) (Range, int, bool) {
+	return parseDateToken(q, tokenAt(q, i), now, prep, after)
+}
+
+// parseDateToken is parseDate with the first token already read.
+func parseDateToken(q string, t token, now time.Time, prep bool, after time.Time) (Range, int, bool) {
 	loc := now.Location()
-	t := tokenAt(q, i)
 	switch t.kw {
 	case kwToday, kwTonight:
 		return dayOf(now, 0), t.end, true
@@ -368,13 +472,35 @@ func parseDate(q string, i int, now time.Time, prep bool, after time.Time) (Rang
 	case kwTomorrow:
 		return dayOf(now, 1), t.end, true
 	case kwThe:
+		if u := tokenAt(q, t.end); u.kw == kwPast || u.kw == kwLast {
+			return parseRolling(q, u, now, true)
+		}
 		return parseDayBeforeAfter(q, t.end, now)
+	case kwPast:
+		// "past 100 days" may be "beyond 100 days": only "the past …" and
+		// "this past …" are read.
+		return Range{}, 0, false
 	case kwDay:
 		return parseDayBeforeAfter(q, t.start, now)
 	case kwLast, kwThis, kwNext:
+		if t.kw == kwLast {
+			if r, e, ok := parseRolling(q, t, now, false); ok {
+				return r, e, true
+			}
+		}
+		if u := tokenAt(q, t.end); t.kw == kwThis && u.kw == kwPast {
+			if v := tokenAt(q, u.end); v.kw == kwWeekend && tokenAt(q, v.end).kw != kwOf {
+				return weekend(now, -1), v.end, true // "this past weekend"
+			}
+			return parseRolling(q, u, now, true)
+		}
 		return parseRelative(q, t, now)
 	case kwNum, kwNumWord:
 		if r, e, ok := parseAgo(q, t, now); ok {
+			if !prep && hedged(q, t.start) {
+				// "less than a year ago", "about 3 weeks ago": not that unit.
+				return Range{}, 0, false
+			}
 			return r, e, true
 		}
 		if t.kw != kwNum {
@@ -420,8 +546,14 @@ func parseDayBeforeAfter(q string, i int, now time.Time) (Range, int, bool) {
 
 // parseRelative reads this/last/next followed by a unit, a weekday, a
 // month or a part of the day.
+//
+// None of them is followed by "of": "the last week of May" is not last
+// week.
 func parseRelative(q string, t token, now time.Time) (Range, int, bool) {
 	u := tokenAt(q, t.end)
+	if tokenAt(q, u.end).kw == kwOf {
+		return Range{}, 0, false
+	}
 	off := 0
 	switch t.kw {
 	case kwLast:
@@ -441,6 +573,10 @@ func parseRelative(q string, t token, now time.Time) (Range, int, bool) {
 	case kwYear:
 		if !u.plural {
 			return yearRange(now.Year()+off, now.Location()), u.end, true
+		}
+	case kwWeekend:
+		if t.kw != kwNext {
+			return weekend(now, off), u.end, true
 		}
 	case kwNight:
 		switch t.kw {
@@ -462,7 +598,13 @@ func parseRelative(q string, t token, now time.Time) (Range, int, bool) {
 			return dateRange(wk.Year(), wk.Month(), wk.Day()+u.num, now.Location()), u.end, true
 		}
 	case kwMonth:
-		if u.abbrev {
+		// "this may be", "his last march": the month is Capitalised, and
+		// May is not followed by a lower-case word ("This May be …").
+		if u.abbrev || !u.title {
+			break
+		}
+		if n := tokenAt(q, u.end); n.kw == kwNum || u.num == 5 && n.end > n.start && n.lower {
+			// "this May 2024" is May 2024, read from May on.
 			break
 		}
 		m := time.Month(u.num)
@@ -536,7 +678,7 @@ func numberEnds(q string, i int) bool {
 func yearFollows(q string, i int) bool {
 	u := tokenAt(q, i)
 	switch u.kw {
-	case kwEOF, kwComma, kwOther, kwFunction, kwAnd, kwTo, kwThe, kwIn, kwOn, kwDuring, kwFrom, kwSince, kwAfter, kwBefore:
+	case kwEOF, kwComma, kwOther, kwFunction, kwOf, kwAnd, kwTo, kwThe, kwIn, kwOn, kwDuring, kwFrom, kwSince, kwAfter, kwBefore:
 		return true
 	case kwNum:
 		return false
@@ -544,11 +686,12 @@ func yearFollows(q string, i int) bool {
 	return u.title || (!u.lower && u.end > u.start)
 }
 
-// parseNumericDate reads YYYY-MM-DD, YYYY/MM/DD (a day) or YYYY-MM,
-// YYYY/MM (a month) at i; the fields must be valid and the number must end
-// there ("2024-05-03T10" and "2024-05-031" are not dates).
+// parseNumericDate reads YYYY-MM-DD (a day), YYYY-MM (a month) or
+// YYYY/M/D (a day, one or two digits each) at i; the fields must be valid
+// and the number must end there ("2024-05-03T10", "2024-05-031" and
+// "2024-5" are not dates).
 func parseNumericDate(q string, i int, loc *time.Location) (Range, int, bool) {
-	if i+7 > len(q) {
+	if i+6 > len(q) {
 		return Range{}, 0, false
 	}
 	sep := q[i+4]
@@ -557,17 +700,17 @@ func parseNumericDate(q string, i int, loc *time.Location) (Range, int, bool) {
 	}
 	y, _ := digits(q[i : i+4])
 	mo, e, ok := smallNumber(q, i+5)
-	if !ok || mo < 1 || mo > 12 || y < 1000 {
+	if !ok || mo < 1 || mo > 12 || y < 1000 || (sep == '-' && e-(i+5) != 2) {
 		return Range{}, 0, false
 	}
 	if e < len(q) && q[e] == sep {
 		d, e2, ok := smallNumber(q, e+1)
-		if !ok || d < 1 || d > daysIn(y, time.Month(mo)) || !numberEnds(q, e2) {
+		if !ok || (sep == '-' && e2-(e+1) != 2) || d < 1 || d > daysIn(y, time.Month(mo)) || !numberEnds(q, e2) {
 			return Range{}, 0, false
 		}
 		return dateRange(y, time.Month(mo), d, loc), e2, true
 	}
-	if !numberEnds(q, e) {
+	if sep == '/' || !numberEnds(q, e) {
 		return Range{}, 0, false
 	}
 	return monthRange(y, time.Month(mo), loc), e, true
@@ -667,7 +810,8 @@ func parseMonth(q string, t token, now time.Time, prep bool, after time.Time) (R
 		r, ok := recentDate(now, m, d, after)
 		return r, de, ok
 	}
-	if t.abbrev || !(prep || t.title) {
+	if t.abbrev || !(prep || t.title) || u.kw == kwNum {
+		// "Jan" alone is not read, nor "in May 32".
 		return Range{}, 0, false
 	}
 	if u.kw == kwLast || u.kw == kwThis {
@@ -683,4 +827,81 @@ func parseMonth(q string, t token, now time.Time, prep bool, after time.Time) (R
 		return Range{}, 0, false
 	}
 	return recentMonth(now, m, after), t.end, true
+}
+
+// hyphenated reports whether the word q[i:j] is part of a hyphenated
+// compound ("month-by-month", "last-minute", "year-end"), which is no
+// time phrase.
+func hyphenated(q string, i, j int) bool {
+	isLetter := func(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+	return j+1 < len(q) && q[j] == '-' && isLetter(q[j+1]) || i >= 2 && q[i-1] == '-' && isLetter(q[i-2])
+}
+
+// parseRolling reads "past 3 days", "last 2 weeks", "past week" and,
+// after "the", "the last week" (one unit), with t the word past or last:
+// the days that end with today. A unit without a number is a week, month
+// or year, not a day ("the last day" is no span ending today). None of
+// them is followed by "of" ("the last week of May").
+func parseRolling(q string, t token, now time.Time, the bool) (Range, int, bool) {
+	n := tokenAt(q, t.end)
+	u, count := n, 0
+	switch {
+	case n.kw == kwNum && n.ndig <= 5 && numberEnds(q, n.end):
+		count, u = n.num, tokenAt(q, n.end)
+	case n.kw == kwNumWord && n.end-n.start > 2: // not "a", "an"
+		count, u = n.num, tokenAt(q, n.end)
+	case (t.kw == kwPast || the) && !n.plural && n.kw != kwDay:
+		count = 1
+	default:
+		return Range{}, 0, false
+	}
+	if count < 1 || tokenAt(q, u.end).kw == kwOf {
+		return Range{}, 0, false
+	}
+	switch u.kw {
+	case kwDay:
+		if count <= 100_000 {
+			return rolling(now, count, 'd'), u.end, true
+		}
+	case kwWeek:
+		if count <= 10_000 {
+			return rolling(now, count, 'w'), u.end, true
+		}
+	case kwMonthUnit:
+		if count <= 12_000 {
+			return rolling(now, count, 'm'), u.end, true
+		}
+	case kwYear:
+		if count < now.Year() {
+			return rolling(now, count, 'y'), u.end, true
+		}
+	}
+	return Range{}, 0, false
+}
+
+// hedged reports whether the word before i makes an amount vague or a
+// bound: "less than a year ago", "over 130 years ago", "about 3 weeks
+// ago".
+func hedged(q string, i int) bool {
+	j := i
+	for j > 0 && isSpace(q[j-1]) {
+		j--
+	}
+	k := j
+	for k > 0 && q[k-1]|0x20 >= 'a' && q[k-1]|0x20 <= 'z' {
+		k--
+	}
+	if k == j || j == i || j-k > 13 {
+		return false
+	}
+	var buf [13]byte
+	for n := k; n < j; n++ {
+		buf[n-k] = q[n] | 0x20
+	}
+	switch string(buf[:j-k]) {
+	case "than", "over", "about", "around", "almost", "nearly", "approximately", "roughly",
+		"some", "within", "under", "least", "most", "maybe", "perhaps", "circa", "like":
+		return true
+	}
+	return false
 }

@@ -10,19 +10,24 @@ import (
 // calendar days are those of now.Location(). ok is false when the query
 // holds no phrase that is clearly a time.
 //
-// Find scans query once, left to right; at each word start (English) or
-// trigger character (Chinese) it tries the grammar of the package doc and
-// returns the longest phrase that starts there. It allocates nothing but
+// Every phrase of the grammar holds an anchor: a digit, an English word
+// naming a unit, a part of the day, a month or a weekday, or one of the
+// characters 天周期拜月年晚夜早. Find first looks for the last anchor of
+// query, and returns at once when there is none; then it scans query left
+// to right up to that anchor, and at each word start (English) or trigger
+// character (Chinese) tries the grammar of docs/time.md, returning the
+// longest phrase that starts there. It allocates nothing but
 // the returned Match and is safe for concurrent use.
 func Find(query string, now time.Time) (m Match, ok bool) {
-	for i := 0; i < len(query); {
+	last := lastAnchor(query)
+	for i := 0; i <= last; {
 		c := query[i]
 		if c < utf8.RuneSelf {
 			if !isAlnum(c) {
 				i++
 				continue
 			}
-			if wordBoundaryBefore(query, i) {
+			if wordBoundaryBefore(query, i) && mayStart(query, i) {
 				if r, end, ok := matchEnglish(query, i, now); ok {
 					return newMatch(query, i, end, r), true
 				}
@@ -71,11 +76,20 @@ func wordRune(r rune) bool {
 	return (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)) && !isCJK(r)
 }
 
+// wordBoundaryBefore reports whether a word or number may start at i: the
+// rune before is not part of a word, and a digit does not continue a
+// number through a separator ("2.5", "1,000").
 func wordBoundaryBefore(q string, i int) bool {
 	if i == 0 {
 		return true
 	}
 	r, _ := utf8.DecodeLastRuneInString(q[:i])
+	if isDigit(q[i]) && i >= 2 && isDigit(q[i-2]) {
+		switch r {
+		case '.', ',', ':', '-', '/':
+			return false
+		}
+	}
 	return !wordRune(r)
 }
 
@@ -85,4 +99,38 @@ func wordBoundaryAfter(q string, i int) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(q[i:])
 	return !wordRune(r)
+}
+
+// lastAnchor is the offset of the last anchor of q (see Find), or -1.
+func lastAnchor(q string) int {
+	last := -1
+	for i := 0; i < len(q); {
+		c := q[i]
+		switch {
+		case isDigit(c):
+			last = i
+			for i++; i < len(q) && isDigit(q[i]); i++ {
+			}
+		case c|0x20 >= 'a' && c|0x20 <= 'z':
+			j := i + 1
+			for j < len(q) && q[j]|0x20 >= 'a' && q[j]|0x20 <= 'z' {
+				j++
+			}
+			if isAnchorWord(q[i:j]) {
+				last = i
+			}
+			i = j
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(q[i:])
+			switch r {
+			case '天', '周', '週', '期', '拜', '月', '年', '晚', '夜', '早',
+				'０', '１', '２', '３', '４', '５', '６', '７', '８', '９':
+				last = i
+			}
+			i += size
+		}
+	}
+	return last
 }

@@ -28,6 +28,10 @@ var nows = map[string]time.Time{
 	// The last day of March, a Sunday, late in the evening in Shanghai
 	// (still the 31st there, already 15:30 UTC).
 	"mar31": time.Date(2024, 3, 31, 23, 30, 0, 0, shanghai),
+	// 07:00 on Monday 1 April in Shanghai is 23:00 on Sunday 31 March in
+	// UTC: the same instant falls on different days, weeks and months.
+	"apr1sh":  time.Date(2024, 4, 1, 7, 0, 0, 0, shanghai),
+	"apr1utc": time.Date(2024, 4, 1, 7, 0, 0, 0, shanghai).UTC(),
 	// A leap day, a Thursday.
 	"leap": time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC),
 	// The Monday after the spring-forward Sunday (2025-03-09) in New York:
