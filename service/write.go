@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/timeexpr"
 )
 
 // Change is the outcome of a write.
@@ -213,14 +214,12 @@ func CleanTags(tags []string) ([]string, error) {
 
 // ParseDate reads an event date as users write it: "2024-05-03" (a date
 // without a time of day, kept as one: midnight UTC, see store.IsDateOnly)
-// or an RFC 3339 time. The error names what is wrong.
+// or an RFC 3339 time (timeexpr.ParseDate). The error names the field and
+// what is wrong.
 func ParseDate(field, s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
+	t, err := timeexpr.ParseDate(s, time.UTC)
+	if err != nil {
+		return time.Time{}, &ParamError{Field: field, Reason: err.Error()}
 	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, paramf(field, "%q is not a date such as 2024-05-03 or a time such as 2024-05-03T14:30:00+08:00", s)
+	return t, nil
 }

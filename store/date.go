@@ -40,3 +40,14 @@ func FormatDate(t time.Time) string {
 	}
 	return t.Format(time.RFC3339Nano)
 }
+
+// InRange reports whether m's effective date, read in loc, lies in the
+// half-open range [from, to); a zero from or to leaves that side open. An
+// entry with neither a date nor a created time is only in an open range.
+func InRange(m Meta, from, to time.Time, loc *time.Location) bool {
+	if from.IsZero() && to.IsZero() {
+		return true
+	}
+	t := EffectiveDate(m, loc)
+	return !t.IsZero() && (from.IsZero() || !t.Before(from)) && (to.IsZero() || t.Before(to))
+}
