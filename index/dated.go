@@ -1,7 +1,6 @@
 package index
 
 import (
-	"math/bits"
 	"slices"
 	"sync"
 	"time"
@@ -169,41 +168,67 @@ func (r dateRec) within(ilo, ihi, dlo, dhi int64) bool {
 	return ilo == minNanos && ihi == maxNanos // no date: only in an open range
 }
 
-// Set is a set of the documents of one snapshot (by ord), as Snapshot.In
-// builds it for TopQuery.Within. It is immutable, safe for concurrent
-// use, and meaningful only with the snapshot that made it.
+// Set is the set of the documents of one snapshot whose date is in a
+// TimeRange, as Snapshot.In builds it for TopQuery.Within. It costs no
+// work per document to build: membership is a look at the document's
+// date in the segment's dense tables, and the members, when a scorer
+// walks them, are a run of the lists sorted by date. It is immutable,
+// safe for concurrent use, and meaningful only with its snapshot.
 type Set struct {
-	s    *Snapshot
-	bits []uint64
-	n    int
+	s                  *Snapshot
+	ilo, ihi, dlo, dhi int64
+	open               bool     // the range is open on both sides: every document
+	inst, day          []uint32 // the base documents in the range (dead ones too)
+	ov                 []uint32 // the overlay documents in the range, by ord
+	all                bool     // every live document of s is in it
 }
 
-// Len is the number of documents in the set.
-func (w *Set) Len() int { return w.n }
+// Len is the number of documents in the set (base documents replaced or
+// deleted since the base was built count too: an upper bound).
+func (w *Set) Len() int {
+	if w.open {
+		return w.s.Count()
+	}
+	return len(w.inst) + len(w.day) + len(w.ov)
+}
 
 // Has reports whether d, a document of the set's snapshot, is in it.
-func (w *Set) Has(d *Doc) bool { return d != nil && w.has(uint32(d.ord)) }
-
-func (w *Set) has(ord uint32) bool {
-	i := ord >> 6
-	return int(i) < len(w.bits) && w.bits[i]&(1<<(ord&63)) != 0
-}
-
-func (w *Set) add(ord uint32) {
-	if w.bits[ord>>6]&(1<<(ord&63)) == 0 {
-		w.bits[ord>>6] |= 1 << (ord & 63)
-		w.n++
+func (w *Set) Has(d *Doc) bool {
+	if d == nil {
+		return false
 	}
+	return w.open || w.s.dateRec(d).within(w.ilo, w.ihi, w.dlo, w.dhi)
 }
 
-// each calls fn with every ord of the set, ascending.
+// has is Has by ord.
+func (w *Set) has(ord uint32) bool {
+	if w.open {
+		return true
+	}
+	base := w.s.base
+	if nb := uint32(len(base.docs)); ord < nb {
+		return dateRec{base.dateAt[ord], base.dateKind[ord]}.within(w.ilo, w.ihi, w.dlo, w.dhi)
+	} else if o := w.s.overlay[ord-nb]; o != nil {
+		return o.date.within(w.ilo, w.ihi, w.dlo, w.dhi)
+	}
+	return false
+}
+
+// each calls fn with every live document of the set, in no order.
 func (w *Set) each(fn func(ord uint32)) {
-	for i, word := range w.bits {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			fn(uint32(i<<6 + b))
-			word &= word - 1
+	if w.open {
+		w.s.Docs(func(d *Doc) bool { fn(uint32(d.ord)); return true })
+		return
+	}
+	for _, list := range [2][]uint32{w.inst, w.day} {
+		for _, o := range list {
+			if !w.s.isDead(o) {
+				fn(o)
+			}
 		}
+	}
+	for _, o := range w.ov {
+		fn(o)
 	}
 }
 
@@ -244,36 +269,39 @@ func (seg *segment) sortedByDate() *byDate {
 }
 
 // In returns the live documents of s whose date is in r. The base's
-// documents are found by binary search in lists sorted by date (built
-// once per base), the overlay's by a look at each, so a narrow range
-// costs about the documents in it.
+// documents in it are found by binary search in lists sorted by date
+// (built once per base), the overlay's by a look at each, so a set costs
+// about nothing to make whatever the range's width.
 func (s *Snapshot) In(r TimeRange) *Set {
-	w := &Set{s: s, bits: make([]uint64, (s.Len()+63)/64)}
-	ilo, ihi, dlo, dhi := r.bounds()
+	w := &Set{s: s}
+	w.ilo, w.ihi, w.dlo, w.dhi = r.bounds()
 	if r.IsZero() {
-		s.Docs(func(d *Doc) bool { w.add(uint32(d.ord)); return true })
+		w.open, w.all = true, true
 		return w
 	}
 	bd := s.base.sortedByDate()
 	at := s.base.dateAt
-	span := func(list []uint32, lo, hi int64) {
-		from, _ := slices.BinarySearchFunc(list, lo, func(o uint32, t int64) int { return cmpInt64(at[o], t) })
-		for _, o := range list[from:] {
-			if at[o] >= hi {
-				break
-			}
-			if !s.isDead(o) {
-				w.add(o)
-			}
+	span := func(list []uint32, lo, hi int64) []uint32 {
+		cmp := func(o uint32, t int64) int { return cmpInt64(at[o], t) }
+		from, _ := slices.BinarySearchFunc(list, lo, cmp)
+		to, _ := slices.BinarySearchFunc(list, hi, cmp)
+		return list[from:max(from, to)]
+	}
+	w.inst = span(bd.instant, w.ilo, w.ihi)
+	w.day = span(bd.day, w.dlo, w.dhi)
+	live := 0
+	for i, d := range s.overlay {
+		if d == nil {
+			continue
+		}
+		live++
+		if d.date.within(w.ilo, w.ihi, w.dlo, w.dhi) {
+			w.ov = append(w.ov, uint32(len(s.base.docs)+i))
 		}
 	}
-	span(bd.instant, ilo, ihi)
-	span(bd.day, dlo, dhi)
-	for _, d := range s.overlay {
-		if d != nil && d.date.within(ilo, ihi, dlo, dhi) {
-			w.add(uint32(d.ord))
-		}
-	}
+	// Every document in the range: the set filters nothing, and the
+	// scorers may run as without it.
+	w.all = len(w.inst)+len(w.day) == len(s.base.docs) && len(w.ov) == live
 	return w
 }
 
@@ -308,7 +336,7 @@ func (s *Snapshot) Newest(w *Set, loc *time.Location, limit int) []*Doc {
 		}
 		return compareIdentity(*a.d, *b.d)
 	}
-	all := make([]dated, 0, w.n)
+	all := make([]dated, 0, w.Len())
 	w.each(func(ord uint32) {
 		if d := s.Doc(int(ord)); d != nil {
 			all = append(all, dated{d, at(d)})

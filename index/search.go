@@ -961,17 +961,16 @@ func (s *Snapshot) AppendTop(dst []Scored, q TopQuery) ([]Scored, error) {
 	if p == nil {
 		return dst, nil
 	}
+	if q.Within != nil && q.Within.all {
+		q.Within = nil // it admits every document
+	}
 	h := hitHeap{s: s, k: q.Limit, h: ts.cands[:0], within: q.Within}
 	if q.Limit > 0 {
 		h.h = slices.Grow(h.h, min(q.Limit, s.Len()))
 	}
 	var err error
 	li, others, impact := s.useImpact(p, q)
-	if q.Within != nil {
-		// The impact scorer's early stop reasons over every document.
-		impact = false
-	}
-	if q.Within != nil && (q.Within.n == 0 || s.scoreEachPays(p, q.Within)) {
+	if q.Within != nil && (q.Within.Len() == 0 || s.scoreEachPays(p, q.Within)) {
 		err = s.scoreEach(p, q.Within, &h, q.Done)
 	} else if impact && others <= impactFirst+4*q.Limit {
 		err = s.impactTop(p, li, &h, q.Done)
@@ -1119,6 +1118,9 @@ func (hh *hitHeap) threshold() float64 {
 	}
 	return 0
 }
+
+// admits reports whether the heap takes ord at all (TopQuery.Within).
+func (hh *hitHeap) admits(ord uint32) bool { return hh.within == nil || hh.within.has(ord) }
 
 // push offers a candidate and reports whether it was kept.
 func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {

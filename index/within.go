@@ -1,5 +1,7 @@
 package index
 
+import "slices"
+
 // keepWithin drops from touched (clearing their scores and masks) and
 // from ovc the documents that are not in w.
 func keepWithin(w *Set, touched []uint32, ovc []cand, scores []float64, masks []uint64) ([]uint32, []cand) {
@@ -22,11 +24,12 @@ func keepWithin(w *Set, touched []uint32, ovc []cand, scores []float64, masks []
 	return touched[:n], ovc[:m]
 }
 
-// scoreEachCost is about what looking one term up in one document costs
-// (a binary search in its list) against scoring one posting: when the set
-// times the query's lists, times this, is below the postings, scoreEach
-// is the faster scorer (BenchmarkSearchWithin).
-const scoreEachCost = 32
+// scoreEachCost is what finding one document's term costs scoreEach (a
+// galloping step or a few in a list, for documents taken in order)
+// against what one posting costs the scorers that walk whole lists: when
+// the set times the query's lists, times this, is below the postings,
+// scoreEach is the faster scorer (BenchmarkRetrieveRange).
+const scoreEachCost = 8
 
 // scoreEachPays reports whether scoring the set's documents one by one
 // costs less than walking the query's lists.
@@ -35,46 +38,75 @@ func (s *Snapshot) scoreEachPays(p *plan, w *Set) bool {
 	for _, q := range p.qt {
 		total += len(q.list.docs)
 	}
-	return w.n*len(p.qt)*scoreEachCost < total
+	return w.Len()*len(p.qt)*scoreEachCost < total
 }
 
-// scoreEach scores every document of w: each base document's terms are
-// found by binary search in their lists, the overlay's documents as every
-// scorer scores them, and each sum is made in term order as the
-// exhaustive scorer makes it, so the scores are the same.
+// scoreEach scores every document of w: its base documents in ord order,
+// each term's list searched forward from the last find (galloping), the
+// overlay's documents as every scorer scores them. Each sum is made in
+// term order from 0, as the exhaustive scorer makes it, so the scores
+// are the same.
 func (s *Snapshot) scoreEach(p *plan, w *Set, h *hitHeap, done <-chan struct{}) error {
-	if w.n == 0 {
+	if w.Len() == 0 {
 		return nil
 	}
 	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
 	nb := uint32(len(s.base.docs))
-	lens := s.base.lens
-	work := 0
-	var err error
+	docs := make([]uint32, 0, w.Len())
 	w.each(func(d uint32) {
-		if err != nil || d >= nb || s.isDead(d) {
-			return
-		}
-		if work++; work&(checkEvery-1) == 0 && canceled(done) {
-			err = ErrCanceled
-			return
-		}
-		score := 0.0
-		var mask uint64
-		for j := range p.qt {
-			q := &p.qt[j]
-			i, found := findPosting(q.list.docs, d)
-			if !found {
-				continue
-			}
-			score += weight(q.idf, float64(q.list.tf(i)), p.c0, p.c1, lens[d])
-			if q.ti < 64 {
-				mask |= 1 << q.ti
-			}
-		}
-		if score > 0 {
-			h.push(d, score, mask)
+		if d < nb {
+			docs = append(docs, d)
 		}
 	})
-	return err
+	slices.Sort(docs)
+	scores := make([]float64, len(docs))
+	masks := make([]uint64, len(docs))
+	lens := s.base.lens
+	for j := range p.qt {
+		if canceled(done) {
+			return ErrCanceled
+		}
+		q := &p.qt[j]
+		var bit uint64
+		if q.ti < 64 {
+			bit = 1 << q.ti
+		}
+		list := q.list.docs
+		pos := 0
+		for i, d := range docs {
+			pos = gallop(list, pos, d)
+			if pos == len(list) {
+				break
+			}
+			if list[pos] == d {
+				scores[i] += weight(q.idf, float64(q.list.tf(pos)), p.c0, p.c1, lens[d])
+				masks[i] |= bit
+			}
+		}
+	}
+	for i, d := range docs {
+		if scores[i] > 0 {
+			h.push(d, scores[i], masks[i])
+		}
+	}
+	return nil
+}
+
+// gallop returns the position of the first doc of list[from:] that is at
+// least d (len(list) when none): steps of doubling size, then a binary
+// search in the last step.
+func gallop(list []uint32, from int, d uint32) int {
+	if from >= len(list) || list[from] >= d {
+		return from
+	}
+	lo, step := from, 1
+	hi := from + step
+	for hi < len(list) && list[hi] < d {
+		lo = hi
+		step *= 2
+		hi = lo + step
+	}
+	hi = min(hi, len(list))
+	i, _ := findPosting(list[lo+1:hi], d)
+	return lo + 1 + i
 }
