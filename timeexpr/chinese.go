@@ -20,120 +20,30 @@ var decodeRune = utf8.DecodeRuneInString
 // 之后, and 這週圍 is refused as 这周围 is. Each pair has the same UTF-8
 // length, so offsets hold.
 func fold(r rune) rune {
-	switch r {
-	case '週':
-		return '周'
-	case '這':
-		return '这'
-	case '個':
-		return '个'
-	case '後':
-		return '后'
-	case '來':
-		return '来'
-	case '兩':
-		return '两'
-	case '號':
-		return '号'
-	case '從':
-		return '从'
-	case '開':
-		return '开'
-	case '禮':
-		return '礼'
-	case '點':
-		return '点'
-	case '們':
-		return '们'
-	case '說':
-		return '说'
-	case '還':
-		return '还'
-	case '於':
-		return '于'
-	case '嗎':
-		return '吗'
-	case '麼':
-		return '么'
-	case '對':
-		return '对'
-	case '讓':
-		return '让'
-	case '給':
-		return '给'
-	case '問':
-		return '问'
-	case '記':
-		return '记'
-	case '講':
-		return '讲'
-	case '誰':
-		return '谁'
-	case '沒':
-		return '没'
-	case '見':
-		return '见'
-	case '買':
-		return '买'
-	case '與':
-		return '与'
-	case '裡':
-		return '里'
-	case '時':
-		return '时'
-	case '過':
-		return '过'
-	case '圍':
-		return '围'
-	case '餅':
-		return '饼'
-	case '邊':
-		return '边'
-	case '歲':
-		return '岁'
-	case '輕':
-		return '轻'
-	case '級':
-		return '级'
-	case '紀':
-		return '纪'
-	case '齡':
-		return '龄'
-	case '貨':
-		return '货'
-	case '華':
-		return '华'
-	case '畫':
-		return '画'
-	case '鑑':
-		return '鉴'
-	case '邁':
-		return '迈'
-	case '獸':
-		return '兽'
-	case '歷':
-		return '历'
-	case '曆':
-		return '历'
-	case '輪':
-		return '轮'
-	case '進':
-		return '进'
-	case '線':
-		return '线'
-	case '臺':
-		return '台'
-	case '鋒':
-		return '锋'
-	case '濟':
-		return '济'
-	case '經':
-		return '经'
-	case '輩':
-		return '辈'
+	if r < foldLo || r > foldHi || foldable[(r-foldLo)/64]&(1<<((r-foldLo)%64)) == 0 {
+		return r
 	}
-	return r
+	return foldTo[r]
 }
+
+const (
+	foldFrom = "週這個後來兩號從開禮點們說還於嗎麼對讓給問記講誰沒見買與裡時過圍餅邊歲輕級紀齡貨華畫鑑邁獸歷曆輪進線臺鋒濟經輩"
+	foldInto = "周这个后来两号从开礼点们说还于吗么对让给问记讲谁没见买与里时过围饼边岁轻级纪龄货华画鉴迈兽历历轮进线台锋济经辈"
+	foldLo   = 0x4E00
+	foldHi   = 0x9FFF
+)
+
+// foldable has a bit set for each rune of foldFrom, so that fold answers
+// most runes with one load; foldTo maps them.
+var foldable, foldTo = func() (bits [(foldHi - foldLo + 64) / 64]uint64, to map[rune]rune) {
+	to = map[rune]rune{}
+	into := []rune(foldInto)
+	for k, r := range []rune(foldFrom) {
+		bits[(r-foldLo)/64] |= 1 << ((r - foldLo) % 64)
+		to[r] = into[k]
+	}
+	return bits, to
+}()
 
 // runeAt is the folded rune at i and its size; 0, 0 at the end.
 func runeAt(q string, i int) (rune, int) {
@@ -307,12 +217,26 @@ func zhYear(q string, i int) (y, end int, ok bool) {
 // has reports whether q has s, a simplified Chinese string, at i, reading
 // q's characters through fold.
 func has(q string, i int, s string) bool {
-	for _, want := range s {
-		r, size := runeAt(q, i)
-		if r != want || size == 0 {
+	for k := 0; k < len(s); {
+		if i+k >= len(q) {
 			return false
 		}
-		i += size
+		if q[i+k] == s[k] {
+			k++
+			continue
+		}
+		// A byte differs: the rune of q there may still fold to s's
+		// (a folded pair has the same length, so offsets stay aligned).
+		b := k
+		for b > 0 && s[b]&0xC0 == 0x80 {
+			b--
+		}
+		want, n := decodeRune(s[b:])
+		got, m := decodeRune(q[i+b:])
+		if m != n || fold(got) != want {
+			return false
+		}
+		k = b + n
 	}
 	return true
 }
@@ -387,24 +311,35 @@ func matchChinese(q string, i int, now time.Time) (Range, int, bool) {
 	if !ok {
 		return Range{}, 0, false
 	}
-	explicit := zhExplicit(q, j, e)
-	switch {
-	case explicit && has(q, e, "以后"), explicit && has(q, e, "之后"):
-		return Range{From: d.To}, e + len("以后"), true
-	case explicit && has(q, e, "后"):
-		// 1945年后 is "after 1945" (and 1945年后天主教 no day after tomorrow).
-		return Range{From: d.To}, e + len("后"), true
-	case explicit && has(q, e, "前") && !has(q, e, "前天") && !has(q, e, "前年"):
-		return Range{To: d.From}, e + len("前"), true
-	case has(q, e, "以来"), has(q, e, "开始"):
-		return Range{From: d.From}, e + len("以来"), true
-	case from && has(q, e, "起"):
-		return Range{From: d.From}, e + len("起"), true
-	case has(q, e, "以后"), has(q, e, "之后"):
-		return Range{From: d.To}, e + len("以后"), true
-	case has(q, e, "以前"), has(q, e, "之前"):
-		return Range{To: d.From}, e + len("以前"), true
-	case has(q, e, "到"), has(q, e, "至"):
+	switch r, _ := runeAt(q, e); r {
+	case '以', '之':
+		switch {
+		case has(q, e, "以来"):
+			return Range{From: d.From}, e + len("以来"), true
+		case has(q, e, "以后"), has(q, e, "之后"):
+			return Range{From: d.To}, e + len("以后"), true
+		case has(q, e, "以前"), has(q, e, "之前"):
+			return Range{To: d.From}, e + len("以前"), true
+		}
+	case '开':
+		if has(q, e, "开始") {
+			return Range{From: d.From}, e + len("开始"), true
+		}
+	case '起':
+		if from {
+			return Range{From: d.From}, e + len("起"), true
+		}
+	case '后':
+		// 1945年后 is "after 1945" (and 1945年后天主教 no day after
+		// tomorrow); 三年后 is "three years later", not read.
+		if zhExplicit(q, j, e) {
+			return Range{From: d.To}, e + len("后"), true
+		}
+	case '前':
+		if zhExplicit(q, j, e) && !has(q, e, "前天") && !has(q, e, "前年") {
+			return Range{To: d.From}, e + len("前"), true
+		}
+	case '到', '至':
 		if d2, e2, ok := zhDate(q, e+len("到"), now, d.From); ok && d.From.Before(d2.To) {
 			return Range{d.From, d2.To}, e2, true
 		}
@@ -562,18 +497,9 @@ func zhAgo(q string, i int, now time.Time) (Range, int, bool) {
 // zhDayWord reads 今天, 昨天, 前天, 大前天, 明天, 后天, 大后天, 今晚, 昨晚,
 // 昨夜 at i.
 func zhDayWord(q string, i int, now time.Time) (Range, int, bool) {
-	words := [...]struct {
-		w      string
-		off    int
-		strong bool // needs no check of the character before
-	}{
-		{"大前天", -3, false}, {"大后天", 3, false},
-		{"今天", 0, false}, {"今晚", 0, false}, {"今早", 0, false},
-		{"昨天", -1, true}, {"昨晚", -1, true}, {"昨夜", -1, true},
-		{"前天", -2, false}, {"明天", 1, false}, {"后天", 2, false},
-	}
-	for _, w := range words {
-		if !has(q, i, w.w) {
+	r0, _ := runeAt(q, i)
+	for _, w := range zhDayWords {
+		if w.first != r0 || !has(q, i, w.w) {
 			continue
 		}
 		e := i + len(w.w)
@@ -590,6 +516,30 @@ func zhDayWord(q string, i int, now time.Time) (Range, int, bool) {
 	return Range{}, 0, false
 }
 
+// zhDayWords are the day words of zhDayWord, longest first.
+var zhDayWords = func() []struct {
+	w      string
+	first  rune
+	off    int
+	strong bool // needs no check of the character before
+} {
+	words := []struct {
+		w      string
+		first  rune
+		off    int
+		strong bool
+	}{
+		{"大前天", 0, -3, false}, {"大后天", 0, 3, false},
+		{"今天", 0, 0, false}, {"今晚", 0, 0, false}, {"今早", 0, 0, false},
+		{"昨天", 0, -1, true}, {"昨晚", 0, -1, true}, {"昨夜", 0, -1, true},
+		{"前天", 0, -2, false}, {"明天", 0, 1, false}, {"后天", 0, 2, false},
+	}
+	for k := range words {
+		words[k].first, _ = utf8.DecodeRuneInString(words[k].w)
+	}
+	return words
+}()
+
 func lastRune(s string) rune {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return r
@@ -598,15 +548,19 @@ func lastRune(s string) rune {
 // zhYearWord reads 今年, 去年, 前年, 明年 at i, with an optional M月 or
 // M月D日 after it.
 func zhYearWord(q string, i int, now time.Time) (Range, int, bool) {
+	r0, size := runeAt(q, i)
+	if r1, _ := runeAt(q, i+size); r1 != '年' {
+		return Range{}, 0, false
+	}
 	var off int
-	switch {
-	case has(q, i, "今年"):
+	switch r0 {
+	case '今':
 		off = 0
-	case has(q, i, "去年"):
+	case '去':
 		off = -1
-	case has(q, i, "前年"):
+	case '前':
 		off = -2
-	case has(q, i, "明年"):
+	case '明':
 		off = 1
 	default:
 		return Range{}, 0, false
@@ -645,22 +599,24 @@ func zhWeekMonth(q string, i int, now time.Time) (Range, int, bool) {
 	if r0 != '这' && !prevOK(q, i) {
 		return Range{}, 0, false
 	}
+	r1, size := runeAt(q, j)
 	ge := false // 个 after the prefix
-	if r0 != '本' && has(q, j, "个") {
-		ge, j = true, j+len("个")
+	if r0 != '本' && r1 == '个' {
+		ge, j = true, j+size
+		r1, size = runeAt(q, j)
 	}
 	switch {
-	case has(q, j, "月"):
-		e := j + len("月")
+	case r1 == '月':
+		e := j + size
 		if !nextOK(q, e, '月') {
 			return Range{}, 0, false
 		}
 		return monthOf(now, off), e, true
-	case has(q, j, "周") && !ge:
-		return zhWeekTail(q, j+len("周"), '周', now, off)
-	case has(q, j, "星期"):
+	case r1 == '周' && !ge:
+		return zhWeekTail(q, j+size, '周', now, off)
+	case r1 == '星' && has(q, j, "星期"):
 		return zhWeekTail(q, j+len("星期"), '期', now, off)
-	case has(q, j, "礼拜"):
+	case r1 == '礼' && has(q, j, "礼拜"):
 		return zhWeekTail(q, j+len("礼拜"), '拜', now, off)
 	}
 	return Range{}, 0, false

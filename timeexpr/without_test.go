@@ -103,3 +103,17 @@ func TestCalendarDaysAcrossDST(t *testing.T) {
 		}
 	}
 }
+
+// Find allocates nothing (the package doc says so; retrieve calls it on
+// every query).
+func TestFindAllocatesNothing(t *testing.T) {
+	now := nows["jun18"]
+	for _, q := range []string{
+		"how do I configure the rust toolchain", "想去海边玩", "what did we decide last week",
+		"上週去了哪裡", "between March and May 2024", "我2024年5月3日在杭州开会", "May I have coffee",
+	} {
+		if n := testing.AllocsPerRun(100, func() { Find(q, now) }); n != 0 {
+			t.Errorf("Find(%q) allocates %v times per call", q, n)
+		}
+	}
+}
