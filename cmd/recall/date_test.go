@@ -52,3 +52,42 @@ func TestAddDate(t *testing.T) {
 		t.Errorf("bad --date: %+v", bad)
 	}
 }
+
+// retrieve's time flags: the answer says what range was understood, and
+// bad values are usage errors that name the flag.
+func TestRetrieveTimeFlags(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mem")
+	c := newCLI(t, nil)
+	c.ok("--store", dir, "add", "diary", "beach", "--content", "Swam at Yalong Bay.", "--date", "2025-05-28")
+	c.ok("--store", dir, "add", "diary", "old", "--content", "Swam in the lake.", "--date", "2024-05-28")
+	out := c.ok("--store", dir, "retrieve", "swam last week", "--now", "2025-06-04T09:00:00+08:00")
+	if !strings.HasPrefix(out, `time: "last week" = from 2025-05-26 (Mon) +0800 up to 2025-06-02 (Mon) +0800`) ||
+		!strings.Contains(out, "hit diary:beach") || strings.Contains(out, "diary:old") || !strings.Contains(out, "date=2025-05-28") {
+		t.Errorf("retrieve with a phrase:\n%s", out)
+	}
+	if out := c.ok("--store", dir, "retrieve", "swam last week", "--no-time"); strings.Contains(out, "time:") || !strings.Contains(out, "diary:old") {
+		t.Errorf("--no-time:\n%s", out)
+	}
+	if out := c.ok("--store", dir, "retrieve", "--before", "2025-01-01", "--tz", "Asia/Shanghai"); !strings.Contains(out, "hit diary:old") || strings.Contains(out, "diary:beach") {
+		t.Errorf("timeline before 2025:\n%s", out)
+	}
+	if out := c.ok("--store", dir, "ls", "--after", "2025-01-01"); out != "diary:beach\n" {
+		t.Errorf("ls --after: %q", out)
+	}
+	for _, args := range [][]string{
+		{"retrieve", "x", "--after", "junk"},
+		{"retrieve", "x", "--now", "tomorrow"},
+		{"retrieve", "x", "--tz", "Mars/Base"},
+		{"ls", "--before", "2024-13-01"},
+		{"retrieve"},
+	} {
+		o := c.run(append([]string{"--store", dir}, args...)...)
+		want := "--after/--before" // retrieve without a query says what else it takes
+		if len(args) > 1 {
+			want = args[len(args)-2]
+		}
+		if o.code != 2 || !strings.Contains(o.stderr, want) {
+			t.Errorf("%v: %+v, want a usage error naming the flag", args, o)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/timeexpr"
 )
 
 // timeFlags are the time range flags of retrieve and ls.
@@ -37,6 +38,20 @@ func (t *timeFlags) validate(cmd *cobra.Command) error {
 			return usagef(cmd, "--tz %q is not a time zone such as Asia/Shanghai or UTC", t.tz)
 		}
 		t.zone = loc
+	}
+	// The service checks them again; here the error names the flag.
+	for _, f := range [][2]string{{"--after", t.after}, {"--before", t.before}} {
+		if f[1] == "" {
+			continue
+		}
+		if _, err := timeexpr.ParseDate(f[1], t.zone); err != nil {
+			return usagef(cmd, "%s: %v", f[0], err)
+		}
+	}
+	if t.now != "" {
+		if _, err := time.Parse(time.RFC3339Nano, t.now); err != nil {
+			return usagef(cmd, "--now %q is not an RFC 3339 time such as 2025-06-01T09:00:00+08:00", t.now)
+		}
 	}
 	return nil
 }
