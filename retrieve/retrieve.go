@@ -239,15 +239,6 @@ func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 	return res
 }
 
-// TimeView reports how req's time is understood on snap: the query's
-// words once its time phrase is taken out, and the range (nil when none).
-// Callers that rank hits themselves (the service's filters) use it to ask
-// for the same words and range.
-func TimeView(snap *index.Snapshot, req Request) (words string, r *TimeRange) {
-	tv := timeOf(snap, req)
-	return tv.query, tv.rng
-}
-
 // expand is steps 3 to 5 of SPEC §7 over the hit items and their
 // documents (docs[i] may be nil: no links then; docs is not read when
 // req.NoLinks). With links off the hits are the sequence the budget cuts,
