@@ -52,7 +52,7 @@ func TestAnalyzerLatency(t *testing.T) {
 			for _, q := range ds.Queries {
 				for i, e := range engs {
 					start := time.Now()
-					if _, err := e.Retrieve(ctx, retrieve.Request{Query: q.Text, Limit: 100, Budget: retrieve.Unlimited, NoLinks: true}); err != nil {
+					if _, err := e.Retrieve(ctx, retrieve.Request{Query: q.Text, Limit: 100, Budget: retrieve.Unlimited, NoLinks: true, NoTime: true}); err != nil {
 						t.Fatal(err)
 					}
 					lat[i] = append(lat[i], time.Since(start))

@@ -34,6 +34,11 @@
 // what it keeps after, both above the heap before the mode, and the
 // resident set's peak (Linux, reset per mode).
 //
+// Queries are read as words only (retrieve.Request.NoTime): the corpora
+// carry no dates, and a question such as "2010年世界杯在哪里" is about a
+// year's events, not about entries written in that year; read as a time
+// range it would leave no candidates.
+//
 // # Metrics
 //
 // Evaluate computes nDCG@10, Recall@10, Recall@100 and MRR@10 as trec_eval

@@ -106,7 +106,7 @@ func BenchmarkSharedSetsRetrieve(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				q := ds.Queries[i%len(ds.Queries)].Text
-				if _, err := eng.Retrieve(ctx, retrieve.Request{Query: q, Limit: 100, Budget: retrieve.Unlimited, NoLinks: true}); err != nil {
+				if _, err := eng.Retrieve(ctx, retrieve.Request{Query: q, Limit: 100, Budget: retrieve.Unlimited, NoLinks: true, NoTime: true}); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -119,7 +119,7 @@ func BenchmarkSharedSetsRetrieve(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				q := ds.Queries[i%len(ds.Queries)].Text
-				if err := eng.RetrieveTo(ctx, retrieve.Request{Query: q, Limit: 100, Budget: retrieve.Unlimited, NoLinks: true}, &res); err != nil {
+				if err := eng.RetrieveTo(ctx, retrieve.Request{Query: q, Limit: 100, Budget: retrieve.Unlimited, NoLinks: true, NoTime: true}, &res); err != nil {
 					b.Fatal(err)
 				}
 				i++

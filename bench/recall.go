@@ -258,7 +258,7 @@ func (s *recallSubject) Search(ctx context.Context, query string, k int) ([]Hit,
 		}
 		return hits, nil
 	}
-	res, err := s.eng.Retrieve(ctx, retrieve.Request{Query: s.fresh(query), Limit: k, Budget: retrieve.Unlimited, NoLinks: true})
+	res, err := s.eng.Retrieve(ctx, retrieve.Request{Query: s.fresh(query), Limit: k, Budget: retrieve.Unlimited, NoLinks: true, NoTime: true})
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +307,7 @@ func (s *recallSubject) AgentSearch(ctx context.Context, query string) error {
 		_, err := s.Search(ctx, query, retrieve.DefaultLimit)
 		return err
 	}
-	_, err := s.eng.Retrieve(ctx, retrieve.Request{Query: s.fresh(query)})
+	_, err := s.eng.Retrieve(ctx, retrieve.Request{Query: s.fresh(query), NoTime: true})
 	return err
 }
 

@@ -38,6 +38,7 @@ const (
 	metaTags    = "tags"
 	metaCreated = "created"
 	metaUpdated = "updated"
+	metaDate    = "date"
 )
 
 // ReadJSONL reads entries, one JSON object per line, into a Plan:
@@ -295,6 +296,16 @@ func parseMetaJSON(raw json.RawMessage) (store.Meta, error) {
 			m.Created, err = parseTime(v)
 		case metaUpdated:
 			m.Updated, err = parseTime(v)
+		case metaDate:
+			// The event date, "2024-05-03" or RFC 3339. Any other value
+			// stays a key recall does not interpret (as a folder store's
+			// front matter keeps it), so an export of such a store
+			// imports unchanged; a date is never guessed.
+			if t, terr := parseTime(v); terr == nil && !t.IsZero() {
+				m.Date = t
+				break
+			}
+			fallthrough
 		default:
 			if m.Extra == nil {
 				m.Extra = make(map[string]any)

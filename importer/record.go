@@ -23,7 +23,7 @@ func MetaObject(m store.Meta) map[string]any {
 	if m.IsZero() {
 		return nil
 	}
-	obj := make(map[string]any, len(m.Extra)+3)
+	obj := make(map[string]any, len(m.Extra)+4)
 	for k, v := range m.Extra {
 		obj[k] = v
 	}
@@ -35,6 +35,9 @@ func MetaObject(m store.Meta) map[string]any {
 	}
 	if !m.Updated.IsZero() {
 		obj[metaUpdated] = m.Updated.Format(time.RFC3339Nano)
+	}
+	if !m.Date.IsZero() {
+		obj[metaDate] = store.FormatDate(m.Date)
 	}
 	return obj
 }

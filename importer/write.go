@@ -216,6 +216,7 @@ func Equal(a, b store.Entry) bool {
 	return a.Category == b.Category && a.Name == b.Name && a.Content == b.Content &&
 		slices.Equal(a.Meta.Tags, b.Meta.Tags) &&
 		a.Meta.Created.Equal(b.Meta.Created) && a.Meta.Updated.Equal(b.Meta.Updated) &&
+		a.Meta.Date.Equal(b.Meta.Date) && store.IsDateOnly(a.Meta.Date) == store.IsDateOnly(b.Meta.Date) &&
 		sameExtra(a.Meta.Extra, b.Meta.Extra)
 }
 

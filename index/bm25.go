@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // BM25 parameters of SPEC §4.
@@ -183,6 +184,11 @@ type segment struct {
 	// posting, and a 4-byte array stays in cache where the Doc records
 	// (72 bytes each) do not.
 	lens []uint32
+	// dateAt and dateKind are the documents' dates, dense (dated.go): 9
+	// bytes a document; dated sorts them, on first use.
+	dateAt   []int64
+	dateKind []uint8
+	dated    byDate
 	// bounds and blocks are the score bounds of the pruned search
 	// (search.go), by term and by block of blockSize postings, for the
 	// terms in longIDs (sorted), whose lists are longer than one block.
@@ -235,6 +241,17 @@ type Snapshot struct {
 // Input is what Build reads per entry.
 type Input struct {
 	Category, Name, Content string
+	// Date places the document in time (a memory's effective date: when
+	// it happened, else when it was written); zero means none, and such a
+	// document is outside every TimeRange with a bound. Day says Date is
+	// a calendar day without a zone (its year, month and day in UTC),
+	// which a range reads in the range's own zone (see TimeRange).
+	Date time.Time
+	Day  bool
+	// Written says Date is when the entry was written (its created time,
+	// standing in for an event date it lacks); ranges treat it as any
+	// instant, Doc.Date reports it.
+	Written bool
 }
 
 // Build indexes docs with the analyzer tok (nil: Spec) and tags the
@@ -255,25 +272,39 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		terms: newTermDict(1024, 8<<10),
 	}
 	// Dedupe identities, last one wins.
+	dates := make([]dateRec, 0, len(in))
 	for _, d := range in {
 		ord := uint32(len(seg.docs))
 		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(ord)})
 		if i, added := seg.keys.add(seg.docs, ord); !added {
 			seg.docs[i].Content = d.Content
+			dates[i] = dateOf(d)
 			seg.docs = seg.docs[:ord]
+		} else {
+			dates = append(dates, dateOf(d))
 		}
 	}
-	// Then in identity order (see segment.docs). A store's listing is
-	// usually in that order already (bolt's key order), which costs one
-	// pass to confirm.
+	// Then in identity order (see segment.docs), the dates with them. A
+	// store's listing is usually in that order already (bolt's key
+	// order), which costs one pass to confirm.
 	if !slices.IsSortedFunc(seg.docs, compareIdentity) {
-		slices.SortFunc(seg.docs, compareIdentity)
+		perm := make([]int32, len(seg.docs))
+		for i := range perm {
+			perm[i] = int32(i)
+		}
+		slices.SortFunc(perm, func(a, b int32) int { return compareIdentity(seg.docs[a], seg.docs[b]) })
+		docs, ds := make([]Doc, len(perm)), make([]dateRec, len(perm))
+		for i, p := range perm {
+			docs[i], ds[i] = seg.docs[p], dates[p]
+		}
+		seg.docs, dates = docs, ds
 		seg.keys = newKeyTable(len(seg.docs))
 		for i := range seg.docs {
 			seg.docs[i].ord = int32(i)
 			seg.keys.add(seg.docs, uint32(i))
 		}
 	}
+	seg.setDates(dates)
 	seg.lens = make([]uint32, len(seg.docs))
 	var (
 		lists    [][]posting

@@ -243,6 +243,15 @@ func (s *Snapshot) impactTop(p *plan, li int, h *hitHeap, done <-chan struct{}) 
 			part[c] = v
 		}
 	}
+	if h.within != nil {
+		// Outside the set, a candidate is as good as dead: it neither
+		// enters nor sets the threshold of the partial scores.
+		for c, d := range touched {
+			if !h.within.has(d) {
+				part[c] = dead
+			}
+		}
+	}
 	if one != nil && member != nil && n <= oneDenseMax {
 		s.impactOneDense(touched, part, dls, at, one, L, member, p, h)
 	} else {
@@ -419,7 +428,7 @@ func (s *Snapshot) impactWalk(touched []uint32, L *qterm, io *impactOrder, p *pl
 		}
 		d, dl := io.docs[hd.pos], io.dl(hd.pos)
 		hd.pos++
-		if _, short := slices.BinarySearch(touched, d); !short && !s.isDead(d) && !h.push(d, w, bit) {
+		if _, short := slices.BinarySearch(touched, d); !short && !s.isDead(d) && h.admits(d) && !h.push(d, w, bit) {
 			// d ties the k-th best (w is not below it) and ranks after
 			// it: so do the rest of d's run, which weigh the same and
 			// come after d in the result order.

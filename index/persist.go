@@ -22,7 +22,9 @@ import (
 //
 //	revision | analyzer name | meta | docs: n, the texts of all docs one
 //	after the other (a byte string: category, name, content of each), then
-//	per doc the lengths of its category, name and content, |D|, tokens_est |
+//	per doc the lengths of its category, name and content, |D|, tokens_est,
+//	its date's kind (0 none, 1 instant, 2 day, 3 written) and, unless none, the date
+//	in Unix nanoseconds (a varint) |
 //	terms: n, the number of postings of all, the texts of all terms one
 //	after the other (a byte string), then per term the length of its text
 //	and its postings (a count, then per posting the doc as a delta from the
@@ -38,7 +40,7 @@ import (
 
 // PersistVersion is the version of the persisted snapshot layout. Decode
 // rejects any other.
-const PersistVersion = 3
+const PersistVersion = 4
 
 var persistMagic = []byte("RCLSNAP\n")
 
@@ -88,6 +90,10 @@ func Encode(s *Snapshot, meta []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(len(d.Content)))
 		b = binary.AppendUvarint(b, uint64(seg.lens[i]))
 		b = binary.AppendUvarint(b, uint64(d.est))
+		b = append(b, seg.dateKind[i])
+		if seg.dateKind[i] != dateNone {
+			b = binary.AppendVarint(b, seg.dateAt[i])
+		}
 	}
 	b = binary.AppendUvarint(b, uint64(seg.terms.Len()))
 	b = binary.AppendUvarint(b, uint64(len(seg.pdocs)))
@@ -153,15 +159,27 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	}
 	meta = []byte(r.str())
 	n := r.count(5)
-	seg := &segment{docs: make([]Doc, 0, n), keys: newKeyTable(n), lens: make([]uint32, 0, n)}
+	seg := &segment{docs: make([]Doc, 0, n), keys: newKeyTable(n), lens: make([]uint32, 0, n),
+		dateAt: make([]int64, 0, n), dateKind: make([]uint8, 0, n)}
 	text := r.str()
 	for i := 0; i < n && r.err == nil; i++ {
 		d := Doc{Category: r.cut(&text), Name: r.cut(&text), Content: r.cut(&text), ord: int32(i)}
 		dl := r.u32()
 		d.est = r.u32()
+		var dr dateRec
+		dr.kind = r.byte()
+		switch {
+		case r.err != nil:
+		case dr.kind == dateInstant || dr.kind == dateDay || dr.kind == dateWritten:
+			dr.at = r.varint()
+		case dr.kind != dateNone:
+			r.err = fmt.Errorf("unknown date kind %d", dr.kind)
+		}
 		if r.err != nil {
 			break
 		}
+		seg.dateAt = append(seg.dateAt, dr.at)
+		seg.dateKind = append(seg.dateKind, dr.kind)
 		if i > 0 && compareIdentity(seg.docs[i-1], d) >= 0 {
 			// Identity order is an invariant of every base segment
 			// (segment.docs); a copy without it is rebuilt, not fixed up.
@@ -335,4 +353,30 @@ func (r *reader) str() string {
 	s := string(r.b[:n])
 	r.b = r.b[n:]
 	return s
+}
+
+func (r *reader) byte() uint8 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) == 0 {
+		r.err = errors.New("truncated")
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = errors.New("truncated")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
 }

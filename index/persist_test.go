@@ -222,8 +222,8 @@ func TestDecodeRejectsWrappedPostings(t *testing.T) {
 		b = binary.AppendUvarint(b, 2)                             // documents
 		b = binary.AppendUvarint(b, uint64(len("aonefoxatwofox"))) // their text
 		b = append(b, "aonefoxatwofox"...)
-		for range 2 { // category, name, content lengths; |D|; tokens
-			for _, v := range []uint64{1, 3, 3, 1, 1} {
+		for range 2 { // category, name, content lengths; |D|; tokens; no date
+			for _, v := range []uint64{1, 3, 3, 1, 1, 0} {
 				b = binary.AppendUvarint(b, v)
 			}
 		}

@@ -109,6 +109,11 @@ type TopQuery struct {
 	Done <-chan struct{}
 	// Pruning chooses the scorer; the answer is the same either way.
 	Pruning Pruning
+	// Within, when not nil, admits only its documents (a Set of this
+	// snapshot, such as Snapshot.In builds for a time range): the top
+	// Limit are the best inside it, never a filtered top list. A narrow
+	// set is scored document by document instead of list by list.
+	Within *Set
 }
 
 // Pruning chooses between exhaustive scoring and the pruned top-k.
@@ -435,6 +440,11 @@ func (s *Snapshot) exhaustive(p *plan, done <-chan struct{}, h *hitHeap, fn func
 		})
 	}
 	sc.ovc = ovc[:0]
+	if err == nil && h != nil && h.within != nil {
+		// Only the set's documents are candidates (the histogram below
+		// must count only them).
+		touched, ovc = keepWithin(h.within, touched, ovc, scores, masks)
+	}
 	switch {
 	case err != nil:
 		for _, i := range touched {
@@ -951,13 +961,18 @@ func (s *Snapshot) AppendTop(dst []Scored, q TopQuery) ([]Scored, error) {
 	if p == nil {
 		return dst, nil
 	}
-	h := hitHeap{s: s, k: q.Limit, h: ts.cands[:0]}
+	if q.Within != nil && q.Within.all {
+		q.Within = nil // it admits every document
+	}
+	h := hitHeap{s: s, k: q.Limit, h: ts.cands[:0], within: q.Within}
 	if q.Limit > 0 {
 		h.h = slices.Grow(h.h, min(q.Limit, s.Len()))
 	}
 	var err error
 	li, others, impact := s.useImpact(p, q)
-	if impact && others <= impactFirst+4*q.Limit {
+	if q.Within != nil && (q.Within.Len() == 0 || s.scoreEachPays(p, q.Within)) {
+		err = s.scoreEach(p, q.Within, &h, q.Done)
+	} else if impact && others <= impactFirst+4*q.Limit {
 		err = s.impactTop(p, li, &h, q.Done)
 	} else if qs, theta0, ok := s.usePruning(p, q); ok {
 		err = s.pruned(p, qs, theta0, &h, q.Done)
@@ -992,7 +1007,12 @@ func (s *Snapshot) usePruning(p *plan, q TopQuery) ([]qterm, float64, bool) {
 	}
 	s.withBounds(p)
 	qs := byBound(p)
-	theta := s.startThreshold(p, qs, q.Limit)
+	theta := 0.0
+	if q.Within == nil {
+		// The start threshold is read off the whole index; inside a set
+		// the k-th best may score less.
+		theta = s.startThreshold(p, qs, q.Limit)
+	}
 	pre := prefixBounds(qs)
 	ess := 0
 	for ess < len(qs) && pre[ess] < theta {
@@ -1046,6 +1066,8 @@ type hitHeap struct {
 	// histogram put it in order) and no longer a heap: only
 	// appendSorted may read it then, threshold and push may not.
 	sorted bool
+	// within, when not nil, admits only its documents (TopQuery.Within).
+	within *Set
 }
 
 // better reports whether a ranks before b: higher score, then category,
@@ -1097,8 +1119,14 @@ func (hh *hitHeap) threshold() float64 {
 	return 0
 }
 
+// admits reports whether the heap takes ord at all (TopQuery.Within).
+func (hh *hitHeap) admits(ord uint32) bool { return hh.within == nil || hh.within.has(ord) }
+
 // push offers a candidate and reports whether it was kept.
 func (hh *hitHeap) push(ord uint32, score float64, mask uint64) bool {
+	if hh.within != nil && !hh.within.has(ord) {
+		return false
+	}
 	x := cand{score: score, mask: mask, ord: ord}
 	if hh.k <= 0 {
 		hh.h = append(hh.h, x)

@@ -31,7 +31,7 @@ func (s *Snapshot) WantsCompaction() bool {
 func (s *Snapshot) Compact() *Snapshot {
 	in := make([]Input, 0, s.n)
 	s.Docs(func(d *Doc) bool {
-		in = append(in, Input{Category: d.Category, Name: d.Name, Content: d.Content})
+		in = append(in, s.Input(d))
 		return true
 	})
 	return Build(s.rev, s.tok, in)
@@ -43,6 +43,7 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	ns := s.clone(rev)
 	ns.remove(in.Category, in.Name)
 	d := &ovDoc{Doc: Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(s.base.docs) + len(ns.overlay))}}
+	d.date = dateOf(in)
 	toks, e1 := s.tok.appendTokens(nil, in.Name)
 	toks, e2 := s.tok.appendTokens(toks, in.Content)
 	d.len = uint32(len(toks))

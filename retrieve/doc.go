@@ -105,6 +105,31 @@
 // load reach it through the change feed. A full build, or a start that
 // read or dropped stampedSaveAfter entries, saves a new copy.
 //
+// # Time
+//
+// Every indexed entry carries its effective date (InputOf: the event date
+// store.Meta.Date when present, else the created time; a date without a
+// time of day is a calendar day, read in each request's zone). A request
+// is restricted to a half-open range [After, Before) of effective dates
+// when either is set; otherwise, unless NoTime, the query's time phrase
+// (package timeexpr: "last week", "上周", "in May 2024") is taken out of
+// its words and becomes the range, read from Request.Now in its zone
+// (default time.Now() in time.Local). Explicit After/Before override the
+// phrase (the query is then all words). The range is applied before
+// ranking, inside the index (index.TopQuery.Within): entries outside it
+// are no candidates, for BM25 and for the fusion alike, so the hits are
+// the best Limit inside it. A narrow range is scored entry by entry, which
+// is faster than the lists of the whole index (docs/performance.md).
+//
+// A request with a range and no words left (the query was only the time
+// phrase, or empty with After/Before) is a timeline: the entries in the
+// range, newest first by effective date, then by identity, at most Limit,
+// as hits with Score 0 and no BM25Score; links and the budget follow as
+// for any retrieve. Result.TimeRange reports the range and the phrase it
+// came from; every item of a ranged retrieve carries Date, links outside
+// the range OutsideRange. Without a range only entries with an event date
+// carry Date, so a store without dates answers exactly as before dates.
+//
 // # Embeddings
 //
 // With Options.Embedder and Options.Vectors (normally an embed/cache.Cache

@@ -422,7 +422,8 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 		ent, err := e.st.Get(ctx, k.Category, k.Name)
 		switch {
 		case err == nil:
-			got[i] = &index.Input{Category: ent.Category, Name: ent.Name, Content: ent.Content}
+			in := InputOf(ent)
+			got[i] = &in
 		case ctx.Err() != nil || errors.Is(err, store.ErrClosed):
 			return nil, fmt.Errorf("read changed entry %s: %w", k, err)
 		}
@@ -433,7 +434,7 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 		var order []store.Key
 		s.Docs(func(d *index.Doc) bool {
 			k := store.Key{Category: d.Category, Name: d.Name}
-			m[k] = index.Input{Category: d.Category, Name: d.Name, Content: d.Content}
+			m[k] = s.Input(d)
 			order = append(order, k)
 			return true
 		})
@@ -539,7 +540,7 @@ func (e *Engine) buildAt(ctx context.Context, rev uint64) (*index.Snapshot, Buil
 			stats.Skipped = append(stats.Skipped, err)
 			continue
 		}
-		docs = append(docs, index.Input{Category: ent.Category, Name: ent.Name, Content: ent.Content})
+		docs = append(docs, InputOf(ent))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, stats, err
@@ -599,7 +600,7 @@ func (e *Engine) compact(snap *index.Snapshot, lineage uint64) {
 		}
 		seen[k] = true
 		if d := cur.Lookup(k.Category, k.Name); d != nil {
-			c = c.With(cur.Revision(), index.Input{Category: d.Category, Name: d.Name, Content: d.Content})
+			c = c.With(cur.Revision(), cur.Input(d))
 		} else {
 			c = c.Without(cur.Revision(), k.Category, k.Name)
 		}
@@ -692,4 +693,19 @@ func (e *Engine) write(ctx context.Context, key store.Key, do func() (wrote bool
 		_, _, _ = e.rebuildLocked(ctx, false)
 	}
 	return nil
+}
+
+// InputOf is what the index holds of an entry: its identity, its content
+// and its effective date (store.EffectiveDate: Meta.Date when present,
+// else Meta.Created), a date without a time of day as a calendar day that
+// each query reads in its own zone (index.TimeRange).
+func InputOf(e store.Entry) index.Input {
+	in := index.Input{Category: e.Category, Name: e.Name, Content: e.Content}
+	switch {
+	case !e.Meta.Date.IsZero():
+		in.Date, in.Day = e.Meta.Date, store.IsDateOnly(e.Meta.Date)
+	default:
+		in.Date, in.Written = e.Meta.Created, true
+	}
+	return in
 }

@@ -14,6 +14,9 @@ type Result struct {
 	UnresolvedLinks []string `json:"unresolved_links"`
 	// Dropped holds the items the budget cut, only when explain was asked.
 	Dropped []Item `json:"dropped,omitzero"`
+	// TimeRange is the range of effective dates the hits were restricted
+	// to, and the query's phrase it was read from; nil when none.
+	TimeRange *TimeRange `json:"time_range,omitempty"`
 
 	// room is the hits' backing array, which Engine.RetrieveTo reuses.
 	room []Item
@@ -54,4 +57,12 @@ type Item struct {
 	MatchedTerms []string `json:"matched_terms,omitzero"`
 	// TokensEst is est_tokens(name + "\n" + content).
 	TokensEst int `json:"tokens_est"`
+	// Date is the entry's effective date: its event date ("2024-05-03"
+	// for a day, else RFC 3339 in the request's zone), else its created
+	// time. Set on every item of a retrieve with a time range, and on
+	// entries with an event date always; empty otherwise.
+	Date string `json:"date,omitempty"`
+	// OutsideRange marks a link whose entry lies outside the retrieve's
+	// time range (hits never do): context for a hit, not an answer.
+	OutsideRange bool `json:"outside_range,omitempty"`
 }

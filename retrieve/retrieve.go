@@ -27,6 +27,23 @@ type Request struct {
 	// MaxTerms, when positive, refuses a query with more distinct terms
 	// (a *TermsError) before any scoring: a bound on a query's work.
 	MaxTerms int `json:",omitempty"`
+
+	// After and Before restrict the hits to the entries whose effective
+	// date (the event date, else the created time) is in [After, Before);
+	// a zero one leaves that side open. When either is set the query is
+	// all words; otherwise its time phrase, if any (timeexpr.Find: "last
+	// week", "上周", "in May 2024"), is taken out of the words and becomes
+	// the range. Entries outside the range are no candidates at all: the
+	// hits are the best Limit inside it. A query of nothing but the time
+	// phrase (or no words, with After/Before) is a timeline: the entries
+	// in the range, newest first.
+	After, Before time.Time `json:",omitzero"`
+	// Now is the time relative phrases ("yesterday") are read from, and
+	// its Location the zone of calendar days (of the phrase and of entries
+	// dated without a time of day); zero means time.Now() in time.Local.
+	Now time.Time `json:",omitzero"`
+	// NoTime keeps the whole query as words: no time phrase is read.
+	NoTime bool `json:",omitempty"`
 }
 
 // TermsError is Retrieve's refusal of a query with more distinct terms
@@ -70,12 +87,20 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	q := snap.Query(req.Query)
+	tv := timeOf(snap, req)
+	res.TimeRange = tv.rng
+	q := snap.Query(tv.query)
 	terms := q.Terms
 	if req.MaxTerms > 0 && len(terms) > req.MaxTerms {
 		return &TermsError{Terms: len(terms), Max: req.MaxTerms}
 	}
-	hits, fused := e.fusedHits(ctx, snap, req.Query, terms, limit)
+	if len(terms) == 0 && tv.in != nil {
+		items := timeline(room, snap, &tv, limit)
+		res.room = items
+		expand(res, snap, items, timelineDocs(snap, items, req.NoLinks), req, &tv)
+		return nil
+	}
+	hits, fused := e.fusedHits(ctx, snap, tv.query, terms, limit, tv.in)
 	res.EmbeddingUsed = fused
 	var items []Item
 	var docs []*index.Doc // for the links; nil when they are off
@@ -91,6 +116,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 				matched = []string{}
 			}
 			setHit(&items[i], h.doc, h.score, h.bm25, h.cos, matched)
+			items[i].Date = tv.dateOf(snap, h.doc)
 			if docs != nil {
 				docs = append(docs, h.doc)
 			}
@@ -99,7 +125,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		// Stop scoring when the caller gives up. The top k and their
 		// matched words are written into pooled room.
 		sc := hitsPool.Get().(*hitScratch)
-		top, err := snap.AppendTop(sc.top[:0], index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done()})
+		top, err := snap.AppendTop(sc.top[:0], index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done(), Within: tv.in})
 		if err != nil {
 			sc.release(top, nil)
 			if cerr := ctx.Err(); cerr != nil {
@@ -115,6 +141,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		for i, h := range top {
 			it := &items[i]
 			setHit(it, h.Doc, h.Score, &it.Score, nil, matched[i])
+			it.Date = tv.dateOf(snap, h.Doc)
 			if docs != nil {
 				docs = append(docs, h.Doc)
 			}
@@ -122,7 +149,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		sc.release(top, matched)
 	}
 	res.room = items
-	expand(res, snap, items, docs, req)
+	expand(res, snap, items, docs, req, &tv)
 	return nil
 }
 
@@ -188,6 +215,7 @@ func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched [
 	it.MatchedTerms = matched
 	it.TokensEst = d.TokensEst()
 	it.Via = nil // a reused item may have been a link
+	it.OutsideRange = false
 }
 
 // Expand completes a result from hits chosen by the caller (for example
@@ -195,13 +223,19 @@ func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched [
 // exactly as Retrieve runs them — one-hop links of each hit injected after
 // it, unresolved links collected, then the token budget. Hits whose entry
 // is no longer in snap keep their place but inject no links.
+//
+// The hits keep the dates they carry; req's time range (After, Before, or
+// the query's phrase) marks the links that lie outside it and is reported
+// in Result.TimeRange, as Retrieve reports it.
 func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
 	docs := make([]*index.Doc, len(hits))
 	for i, h := range hits {
 		docs[i] = snap.Lookup(h.Category, h.Name)
 	}
-	expand(res, snap, hits, docs, req)
+	tv := timeOf(snap, req)
+	res.TimeRange = tv.rng
+	expand(res, snap, hits, docs, req, &tv)
 	return res
 }
 
@@ -209,7 +243,7 @@ func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 // documents (docs[i] may be nil: no links then; docs is not read when
 // req.NoLinks). With links off the hits are the sequence the budget cuts,
 // without a copy.
-func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, req Request) {
+func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, req Request, tv *timeView) {
 	if req.NoLinks {
 		applyBudget(res, hits, req.Budget, req.Explain)
 		return
@@ -250,12 +284,14 @@ func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, r
 			}
 			injected[r] = true
 			seq = append(seq, Item{
-				Source:    SourceLink,
-				Category:  d.Category,
-				Name:      d.Name,
-				Content:   d.Content,
-				Via:       via,
-				TokensEst: d.TokensEst(),
+				Source:       SourceLink,
+				Category:     d.Category,
+				Name:         d.Name,
+				Content:      d.Content,
+				Via:          via,
+				TokensEst:    d.TokensEst(),
+				Date:         tv.dateOf(snap, d),
+				OutsideRange: tv.outside(d),
 			})
 		}
 	}
@@ -273,7 +309,9 @@ type hit struct {
 // fusedHits runs the embedding path of SPEC §6. ok is false, and BM25
 // alone must answer, when there is no embedder, the query embedding fails
 // or times out, or no document vector of the query's dimension exists.
-func (e *Engine) fusedHits(ctx context.Context, snap *index.Snapshot, query string, terms []string, limit int) (hits []hit, ok bool) {
+// Only documents of within (when not nil) are candidates: the others'
+// scores are cleared before the min-max normalisation.
+func (e *Engine) fusedHits(ctx context.Context, snap *index.Snapshot, query string, terms []string, limit int, within *index.Set) (hits []hit, ok bool) {
 	if e.embedder == nil || e.vectors == nil || snap.Count() == 0 {
 		return nil, false
 	}
@@ -312,6 +350,13 @@ func (e *Engine) fusedHits(ctx context.Context, snap *index.Snapshot, query stri
 		return nil, false
 	}
 	snap.Score(terms, func(d *index.Doc, s float64) { bm[d.Ord()] = s })
+	if within != nil {
+		for ord := range bm {
+			if d := snap.Doc(ord); d == nil || !within.Has(d) {
+				bm[ord], cos[ord], has[ord] = 0, 0, false
+			}
+		}
+	}
 	scores, err := fusion.Fuse(bm, cos, has, e.alpha)
 	if err != nil {
 		return nil, false

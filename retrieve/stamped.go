@@ -173,7 +173,7 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 			r := old.recs[j]
 			recs = append(recs, r)
 			d := old.snap.Lookup(r.cat, r.name)
-			docs = append(docs, index.Input{Category: d.Category, Name: d.Name, Content: d.Content})
+			docs = append(docs, old.snap.Input(d))
 		case err != nil:
 			if ctx.Err() != nil || errors.Is(err, store.ErrClosed) {
 				return nil, stats, nil, false, fmt.Errorf("read store: %w", err)
@@ -188,7 +188,8 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 				}
 			}
 		default:
-			in := index.Input{Category: k.Category, Name: k.Name, Content: it.Entry.Content}
+			in := InputOf(it.Entry)
+			in.Category, in.Name = k.Category, k.Name
 			recs = append(recs, stampRec{cat: k.Category, name: k.Name, stamp: it.Stamp})
 			docs = append(docs, in)
 			changed = append(changed, in)

@@ -13,6 +13,7 @@ const (
 	MetaTags    = "tags"
 	MetaCreated = "created"
 	MetaUpdated = "updated"
+	MetaDate    = "date"
 )
 
 // Entry is the JSON form of an entry, shared by `recall get --json`, the
@@ -22,7 +23,9 @@ const (
 //	{"category":"trips","name":"三亚之行","content":"…","meta":{"tags":["海边"],"created":"2024-03-02T09:15:00Z","mood":"sunny"}}
 //
 // meta holds tags (a list of strings), created and updated (RFC 3339
-// times), and every other key of store.Meta.Extra beside them.
+// times), date (the event date: "2024-05-03" for a date without a time of
+// day, else RFC 3339; absent when the entry has none) and every other key
+// of store.Meta.Extra beside them.
 type Entry struct {
 	Category string         `json:"category"`
 	Name     string         `json:"name"`

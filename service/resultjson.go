@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/recallhq/recall/retrieve"
@@ -60,10 +61,11 @@ var resultBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); retur
 // resultFields and itemFields are the JSON fields, in order, that
 // appendResultJSON writes.
 var (
-	resultFields = []string{"items", "budget_used", "embedding_used", "unresolved_links", "dropped,omitzero"}
+	resultFields = []string{"items", "budget_used", "embedding_used", "unresolved_links", "dropped,omitzero", "time_range,omitempty"}
 	itemFields   = []string{"source", "category", "name", "content", "score", "bm25_score,omitempty",
-		"cos_score,omitempty", "via,omitempty", "matched_terms,omitzero", "tokens_est"}
-	refFields = []string{"category", "name"}
+		"cos_score,omitempty", "via,omitempty", "matched_terms,omitzero", "tokens_est", "date,omitempty", "outside_range,omitempty"}
+	refFields       = []string{"category", "name"}
+	timeRangeFields = []string{"from,omitzero", "to,omitzero", "text,omitempty"}
 )
 
 // knownShape reports whether the result types still have exactly the
@@ -81,7 +83,8 @@ var knownShape = sync.OnceValue(func() bool {
 	}
 	return slices.Equal(tags(reflect.TypeFor[retrieve.Result]()), resultFields) &&
 		slices.Equal(tags(reflect.TypeFor[retrieve.Item]()), itemFields) &&
-		slices.Equal(tags(reflect.TypeFor[retrieve.Ref]()), refFields)
+		slices.Equal(tags(reflect.TypeFor[retrieve.Ref]()), refFields) &&
+		slices.Equal(tags(reflect.TypeFor[retrieve.TimeRange]()), timeRangeFields)
 })
 
 // appendResultJSON appends res as WriteJSON(w, res, "  ") writes it, and
@@ -102,6 +105,38 @@ func appendResultJSON(b []byte, res *retrieve.Result) ([]byte, bool) {
 	if res.Dropped != nil {
 		b = append(b, ",\n  \"dropped\": "...)
 		b = appendItems(b, res.Dropped, 1, &ok)
+	}
+	if tr := res.TimeRange; tr != nil {
+		b = append(b, ",\n  \"time_range\": {"...)
+		first := true
+		field := func(name string) {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = newline(b, 2)
+			b = append(b, '"')
+			b = append(b, name...)
+			b = append(b, "\": "...)
+		}
+		if !tr.From.IsZero() {
+			field("from")
+			b = appendJSONTime(b, tr.From, &ok)
+		}
+		if !tr.To.IsZero() {
+			field("to")
+			b = appendJSONTime(b, tr.To, &ok)
+		}
+		if tr.Text != "" {
+			field("text")
+			b = appendJSONString(b, tr.Text)
+		}
+		if first {
+			b = append(b, '}')
+		} else {
+			b = newline(b, 1)
+			b = append(b, '}')
+		}
 	}
 	b = append(b, "\n}\n"...)
 	return b, ok
@@ -183,6 +218,14 @@ func appendItem(b []byte, it *retrieve.Item, depth int, ok *bool) []byte {
 	}
 	b = field(b, "tokens_est", false)
 	b = strconv.AppendInt(b, int64(it.TokensEst), 10)
+	if it.Date != "" {
+		b = field(b, "date", false)
+		b = appendJSONString(b, it.Date)
+	}
+	if it.OutsideRange {
+		b = field(b, "outside_range", false)
+		b = append(b, "true"...)
+	}
 	b = newline(b, depth)
 	return append(b, '}')
 }
@@ -204,6 +247,18 @@ func appendStrings(b []byte, ss []string, depth int) []byte {
 	}
 	b = newline(b, depth)
 	return append(b, ']')
+}
+
+// appendJSONTime formats t as encoding/json does (RFC 3339 with
+// nanoseconds); a year JSON's form cannot hold clears ok.
+func appendJSONTime(b []byte, t time.Time, ok *bool) []byte {
+	if y := t.Year(); y < 0 || y > 9999 {
+		*ok = false
+		return b
+	}
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
 }
 
 // appendJSONFloat formats f as encoding/json does (ES6 number style). A

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recallhq/recall/retrieve"
 )
@@ -33,6 +34,18 @@ var resultCases = map[string]*retrieve.Result{
 			{Source: retrieve.SourceLink, Category: "a", Name: "b", Content: "", Score: 5e-324, Via: &retrieve.Ref{}, TokensEst: 1},
 		},
 	},
+	"time": {
+		Items: []retrieve.Item{
+			{Source: retrieve.SourceHit, Category: "diary", Name: "d", Score: 0, MatchedTerms: []string{}, TokensEst: 3, Date: "2024-05-03"},
+			{Source: retrieve.SourceLink, Category: "people", Name: "p", Via: &retrieve.Ref{Category: "diary", Name: "d"}, TokensEst: 2,
+				Date: "2023-01-02T03:04:05.123+08:00", OutsideRange: true},
+		},
+		UnresolvedLinks: []string{},
+		TimeRange: &retrieve.TimeRange{From: time.Date(2024, 4, 29, 0, 0, 0, 0, time.FixedZone("", 8*3600)),
+			To: time.Date(2024, 5, 6, 0, 0, 0, 5, time.UTC), Text: "last week \"q\""},
+	},
+	"open range":  {Items: []retrieve.Item{}, UnresolvedLinks: []string{}, TimeRange: &retrieve.TimeRange{To: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}},
+	"empty range": {Items: []retrieve.Item{}, UnresolvedLinks: []string{}, TimeRange: &retrieve.TimeRange{}},
 }
 
 // TestResultJSONMatchesEncodingJSON: the fast encoder writes exactly what

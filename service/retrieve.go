@@ -6,9 +6,11 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/timeexpr"
 )
 
 // Bounds of a retrieve request. A query is words a person or a model
@@ -21,6 +23,41 @@ const (
 	// MaxFilterValues bounds the categories and tags a filter lists.
 	MaxFilterValues = 100
 )
+
+// parseTime fills req's time fields from p: now (default: the clock, in
+// the local zone), then after and before read in now's zone.
+func (p RetrieveParams) parseTime(req *retrieve.Request) error {
+	req.Now = time.Now()
+	if p.Now != "" {
+		t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(p.Now))
+		if err != nil {
+			return paramf("now", "%q is not an RFC 3339 time such as 2025-06-01T09:00:00+08:00", p.Now)
+		}
+		req.Now = t
+	}
+	if p.Zone != nil {
+		req.Now = req.Now.In(p.Zone)
+	}
+	loc := req.Now.Location()
+	for _, f := range []struct {
+		name, s string
+		t       *time.Time
+	}{{"after", p.After, &req.After}, {"before", p.Before, &req.Before}} {
+		if f.s == "" {
+			continue
+		}
+		t, err := timeexpr.ParseDate(f.s, loc)
+		if err != nil {
+			return paramf(f.name, "%v", err)
+		}
+		*f.t = t
+	}
+	if !req.After.IsZero() && !req.Before.IsZero() && !req.After.Before(req.Before) {
+		return paramf("before", "(%s) must be later than after (%s)", p.Before, p.After)
+	}
+	req.NoTime = p.NoTime
+	return nil
+}
 
 // DefaultMinScore is the min_score a retrieve uses when it gives none
 // (see RetrieveParams.MinScore). Measured with the hash embedder on the
@@ -44,6 +81,14 @@ type RetrieveParams struct {
 	Categories   []string `json:"categories,omitempty" jsonschema:"Only hits from these categories (any of them, exact names). Linked entries may come from other categories. Default: all."`
 	Tags         []string `json:"tags,omitempty" jsonschema:"Only hits carrying at least one of these tags. Linked entries need not carry them. Default: no tag filter."`
 	MinScore     *float64 `json:"min_score,omitempty" jsonschema:"Drop hits found by embedding similarity alone (no query word matched) whose cosine similarity is below this, on the cosine scale -1 to 1; a hit that matches a query word always stays. So a query about nothing in the memory gets no items rather than the nearest guesses. Default 0.2; -1 keeps every hit. No effect without an embedder."`
+	After        string   `json:"after,omitempty" jsonschema:"Only entries dated on or after this: a date 2024-05-03 (midnight, in the zone of now) or an RFC 3339 time. An entry's date is when it happened if it was given one, else when it was written. Overrides a time phrase in the query."`
+	Before       string   `json:"before,omitempty" jsonschema:"Only entries dated before this (exclusive): a date 2024-06-01 or an RFC 3339 time. Overrides a time phrase in the query."`
+	Now          string   `json:"now,omitempty" jsonschema:"The current time as an RFC 3339 time with the user's UTC offset, e.g. 2025-06-01T09:00:00+08:00: relative phrases such as 'last week' or '昨天' are read from it, and days are the days of its zone. Default: the server's clock and zone."`
+	NoTime       bool     `json:"no_time,omitempty" jsonschema:"Keep the whole query as words: do not read a time phrase out of it. Default false."`
+	// Zone, for Go callers (the CLI's --tz), is the time zone of now, of
+	// after and before given as dates, and of calendar days; nil means
+	// now's own zone (the local zone when now is not given).
+	Zone *time.Location `json:"-"`
 }
 
 // filter is the part of a request the engine does not apply itself.
@@ -57,8 +102,10 @@ func (f filter) active() bool { return len(f.categories) > 0 || len(f.tags) > 0 
 
 // weak reports whether a hit fails min_score: found by the embedding
 // alone, with a cosine below the threshold.
+// (A timeline's hits, found by their date and not scored, have no
+// bm25_score and are never weak.)
 func (f filter) weak(it retrieve.Item) bool {
-	return it.Source == retrieve.SourceHit && len(it.MatchedTerms) == 0 && (it.CosScore == nil || *it.CosScore < f.minScore)
+	return it.Source == retrieve.SourceHit && len(it.MatchedTerms) == 0 && it.BM25Score != nil && (it.CosScore == nil || *it.CosScore < f.minScore)
 }
 
 // Request turns the parameters into a retrieve.Request, applying the
@@ -70,13 +117,16 @@ func (p RetrieveParams) Request() (retrieve.Request, error) {
 
 func (p RetrieveParams) parse() (retrieve.Request, filter, error) {
 	var f filter
-	if strings.TrimSpace(p.Query) == "" {
-		return retrieve.Request{}, f, paramf("query", "must not be empty")
+	if strings.TrimSpace(p.Query) == "" && p.After == "" && p.Before == "" {
+		return retrieve.Request{}, f, paramf("query", "must not be empty (unless after or before asks for a timeline)")
 	}
 	if len(p.Query) > MaxQueryBytes {
 		return retrieve.Request{}, f, paramf("query", "is %d bytes, the limit is %d", len(p.Query), MaxQueryBytes)
 	}
 	req := retrieve.Request{Query: p.Query, Limit: retrieve.DefaultLimit, Budget: retrieve.DefaultBudget, Explain: p.Explain}
+	if err := p.parseTime(&req); err != nil {
+		return req, f, err
+	}
 	if p.Limit != nil {
 		if *p.Limit < 1 || *p.Limit > MaxLimit {
 			return req, f, paramf("limit", "must be between 1 and %d, got %d", MaxLimit, *p.Limit)
@@ -177,7 +227,8 @@ func (m *Memory) retrieve(ctx context.Context, req retrieve.Request, f filter) (
 // hits pass the filter or the ranking is exhausted, then expands links and
 // applies the budget with the engine's own steps (retrieve.Expand).
 func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (*retrieve.Result, error) {
-	wide := retrieve.Request{Query: req.Query, NoLinks: true, Budget: retrieve.Unlimited, MaxTerms: req.MaxTerms}
+	wide := retrieve.Request{Query: req.Query, NoLinks: true, Budget: retrieve.Unlimited, MaxTerms: req.MaxTerms,
+		After: req.After, Before: req.Before, Now: req.Now, NoTime: req.NoTime}
 	tags := map[store.Key][]string{}
 	pass := func(it retrieve.Item) (bool, error) {
 		if len(f.categories) > 0 && !slices.Contains(f.categories, it.Category) {

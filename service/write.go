@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/timeexpr"
 )
 
 // Change is the outcome of a write.
@@ -74,6 +76,10 @@ type AddRequest struct {
 	// IfAbsent makes Add fail with ErrExists, writing nothing, when the
 	// entry exists (readable or not), instead of replacing it.
 	IfAbsent bool
+	// Date, when not zero, sets the entry's event date (store.Meta.Date:
+	// when the thing happened); zero keeps the entry's date on an update.
+	// ParseDate reads the forms users type.
+	Date time.Time
 }
 
 // Add writes an entry: the upsert rule of recall, the one place it lives.
@@ -116,6 +122,13 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 		if tags != nil {
 			e.Meta.Tags = tags
 		}
+		if !req.Date.IsZero() {
+			e.Meta.Date = req.Date
+			if _, ok := e.Meta.Extra[MetaDate]; ok {
+				e.Meta.Extra = maps.Clone(e.Meta.Extra)
+				delete(e.Meta.Extra, MetaDate)
+			}
+		}
 		return e, nil
 	})
 	if unreadable(err) {
@@ -124,6 +137,7 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 		}
 		e := store.Entry{Category: req.Category, Name: req.Name, Content: req.Content}
 		e.Meta.Tags = tags
+		e.Meta.Date = req.Date
 		if err = m.eng.Put(ctx, e); err == nil {
 			added, replaced = false, &Replaced{Unreadable: true}
 		}
@@ -233,4 +247,16 @@ func (m *Memory) changeFor(category, name string, added bool) Change {
 		c.Status = StatusAdded
 	}
 	return c
+}
+
+// ParseDate reads an event date as users write it: "2024-05-03" (a date
+// without a time of day, kept as one: midnight UTC, see store.IsDateOnly)
+// or an RFC 3339 time (timeexpr.ParseDate). The error names the field and
+// what is wrong.
+func ParseDate(field, s string) (time.Time, error) {
+	t, err := timeexpr.ParseDate(s, time.UTC)
+	if err != nil {
+		return time.Time{}, &ParamError{Field: field, Reason: err.Error()}
+	}
+	return t, nil
 }

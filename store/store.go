@@ -61,6 +61,12 @@ type Meta struct {
 	Tags    []string
 	Created time.Time
 	Updated time.Time
+	// Date is when the thing the entry records happened (an event date),
+	// as opposed to when it was written (Created, Updated); zero when the
+	// entry carries none. Backends store it as given and never stamp it.
+	// A date without a time of day (front matter "date: 2024-05-03", a
+	// JSONL "2024-05-03") is midnight UTC of that day; see EffectiveDate.
+	Date time.Time
 	// Extra holds metadata keys recall does not interpret (for example keys a
 	// user wrote into a markdown file's front matter). Backends keep them.
 	Extra map[string]any
@@ -68,7 +74,7 @@ type Meta struct {
 
 // IsZero reports whether m carries no metadata at all.
 func (m Meta) IsZero() bool {
-	return len(m.Tags) == 0 && m.Created.IsZero() && m.Updated.IsZero() && len(m.Extra) == 0
+	return len(m.Tags) == 0 && m.Created.IsZero() && m.Updated.IsZero() && m.Date.IsZero() && len(m.Extra) == 0
 }
 
 // Key is an entry's identity.

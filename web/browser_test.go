@@ -983,3 +983,47 @@ func TestAPIAfterService(t *testing.T) {
 	waitFor(t, ctx, `!document.querySelector('#view-entry').hidden && document.querySelector('#entry-content') && document.querySelector('#entry-content').textContent === 'Kickoff on Tuesday.'`)
 	seen("POST /v1/entries/projects%2Fharbor/kickoff/edit? application/json old=Kickoff on Monday, see [[trips:nowhere]]. new=Kickoff on Tuesday.")
 }
+
+// TestTimeQuery: a query with a time phrase shows what range it was read
+// as, only entries dated in it are hits (the CLI's answer), each shows its
+// date, a link out of the range is marked, and the entry view shows the
+// date.
+func TestTimeQuery(t *testing.T) {
+	ctx := tab(t)
+	s := startServer(t)
+	openPage(t, ctx, s.URL+"/")
+	put := `fetch('/v1/entries/diary/beach%20day', {method: 'PUT', headers: {'Content-Type': 'application/json'},
+		body: JSON.stringify({content: '海边 swim, with [[trips:三亚之行]]', date: '2024-05-03'})}).then(r => { window.putStatus = r.status })`
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](put+`, undefined`))
+	waitFor(t, ctx, `window.putStatus !== undefined`)
+	if status := eval[int](t, ctx, `window.putStatus`); status != 201 {
+		t.Fatalf("PUT of a dated entry: %d", status)
+	}
+	const q = "海边 in May 2024"
+	query(t, ctx, q)
+	want := s.cli(t, q)
+	items := pageItems(t, ctx, "#items")
+	if got, w := pageIdents(items), idents(want.Items); !slices.Equal(got, w) || len(w) != 2 || w[0] != "hit diary:beach day" {
+		t.Fatalf("items on the page:\n%s\nrecall retrieve --json:\n%s", strings.Join(got, "\n"), strings.Join(w, "\n"))
+	}
+	tr := eval[string](t, ctx, `document.querySelector('#time-range').innerText`)
+	if !strings.Contains(tr, "in May 2024") || !strings.Contains(tr, "2024-05-01T00:00:00") || !strings.Contains(tr, "2024-06-01T00:00:00") {
+		t.Errorf("time range on the page: %q", tr)
+	}
+	if !strings.Contains(items[0].Text, "2024-05-03") {
+		t.Errorf("the hit does not show its date:\n%s", items[0].Text)
+	}
+	if !strings.Contains(strings.ToLower(items[1].Text), "outside range") {
+		t.Errorf("the link out of the range is not marked:\n%s", items[1].Text)
+	}
+	// Without a time phrase there is no time line.
+	query(t, ctx, "海边")
+	if n := eval[int](t, ctx, `document.querySelectorAll('#time-range').length`); n != 0 {
+		t.Errorf("a query without a time phrase shows a time range")
+	}
+	openPage(t, ctx, s.URL+"/#/entry?c=diary&n="+url.QueryEscape("beach day"))
+	waitFor(t, ctx, `document.querySelector('#entry-date')`)
+	if d := eval[string](t, ctx, `document.querySelector('#entry-date').textContent`); d != "2024-05-03" {
+		t.Errorf("entry view date %q", d)
+	}
+}

@@ -21,6 +21,7 @@ type addOptions struct {
 	fileSet    bool
 	tags       []string
 	tagsSet    bool
+	date       string
 }
 
 func newAddCmd(a *app) *cobra.Command {
@@ -34,10 +35,15 @@ The content comes from exactly one of --content TEXT, --file F (- for stdin), or
 stdin when it is not a terminal; it is stored byte for byte (a trailing newline
 included). An update keeps the entry's metadata (created time, other front
 matter keys) and its tags unless --tag is given, in which case the --tag values
-replace them.`,
+replace them, and its event date unless --date is given.
+
+--date says when the thing happened, if not now: a date (2024-05-03) or an RFC
+3339 time (2024-05-03T14:30:00+08:00). Time ranges on retrieve and ls place an
+entry at its date, else at its created time.`,
 		Example: `  recall add trips 三亚之行 --content "2024年3月去三亚，住在亚龙湾。" --tag travel
   recall add people alice --file alice.md
-  pbpaste | recall add notes "meeting 2025-06-01"`,
+  pbpaste | recall add notes "meeting 2025-06-01"
+  recall add diary "beach day" --content "Swam at Yalong Bay." --date 2024-05-03`,
 		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
@@ -49,6 +55,7 @@ replace them.`,
 	f.StringVar(&o.content, "content", "", "the content `TEXT`")
 	f.StringVarP(&o.file, "file", "f", "", "read the content from file `F` (- for stdin)")
 	f.StringArrayVarP(&o.tags, "tag", "t", nil, "a tag (repeat for several); replaces the entry's tags")
+	f.StringVar(&o.date, "date", "", "when it happened: `DATE` 2024-05-03 or an RFC 3339 time")
 	return cmd
 }
 
@@ -71,6 +78,13 @@ func (o *addOptions) run(cmd *cobra.Command, category, name string) error {
 		return err
 	}
 	req := service.AddRequest{Category: category, Name: name, Content: content}
+	if o.date != "" {
+		d, err := service.ParseDate("--date", o.date)
+		if err != nil {
+			return usagef(cmd, "%v", err)
+		}
+		req.Date = d
+	}
 	if o.tagsSet {
 		req.Tags = tags
 		if req.Tags == nil {

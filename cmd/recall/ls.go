@@ -13,6 +13,7 @@ import (
 
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/timeexpr"
 )
 
 type lsOptions struct {
@@ -21,6 +22,7 @@ type lsOptions struct {
 	long   bool
 	limit  int
 	cursor string
+	time   timeFlags
 }
 
 func newLsCmd(a *app) *cobra.Command {
@@ -30,11 +32,18 @@ func newLsCmd(a *app) *cobra.Command {
 		Short: "List entries",
 		Long: `Ls prints one category:name per line, sorted by category, then name (byte
 order), optionally only those of CATEGORY. --long adds tab-separated columns:
-estimated tokens (as retrieve counts them), the updated date, and the tags.
+estimated tokens (as retrieve counts them), the updated date, and the tags, and
+for an entry that carries an event date (add --date, front matter date:) a
+fifth column "date 2024-05-03" (or the RFC 3339 time).
 --json prints one array of {category, name, tokens_est, meta}.
 
 --limit N prints one page of at most N entries; when there are more, the
 command that prints the next page (with --cursor) goes to stderr.
+
+--after DATE (inclusive) and --before DATE (exclusive) list only the entries
+whose effective date (the event date, else the created time) is in that range;
+DATE is 2024-05-03 (midnight in the --tz zone, default $TZ or local) or an
+RFC 3339 time. They read every entry, and do not combine with --limit.
 
 Plain ls lists names without reading the entries (in a folder, the file names),
 so an entry whose file is damaged is listed; a file whose name cannot be an
@@ -45,7 +54,8 @@ stderr and left out.
 Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 		Example: `  recall ls
   recall ls trips --long
-  recall ls --limit 100 --cursor dHJpcHMA5LiJ5Lqa`,
+  recall ls --limit 100 --cursor dHJpcHMA5LiJ5Lqa
+  recall ls diary --long --after 2024-05-01 --before 2024-06-01`,
 		Args: rangeArgs(0, 1, "at most one CATEGORY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			category := ""
@@ -55,6 +65,16 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 					return err
 				}
 				category, _ = store.NormalizeKey(category, "") // NFC, as stored
+			}
+			if err := o.time.validate(cmd); err != nil {
+				return err
+			}
+			ranged := o.time.after != "" || o.time.before != ""
+			if ranged && (cmd.Flags().Changed("limit") || o.cursor != "") {
+				return usagef(cmd, "--after and --before do not combine with --limit or --cursor")
+			}
+			if ranged {
+				return o.ranged(cmd, category)
 			}
 			if cmd.Flags().Changed("limit") || o.cursor != "" {
 				if o.limit < 1 || o.limit > service.MaxListLimit {
@@ -70,7 +90,62 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 	f.BoolVarP(&o.long, "long", "l", false, "add tokens, updated date and tags")
 	f.IntVarP(&o.limit, "limit", "n", service.DefaultListLimit, "print one page of at most `N` entries")
 	f.StringVar(&o.cursor, "cursor", "", "continue after the page that printed this `CURSOR`")
+	o.time.register(cmd, false)
 	return cmd
+}
+
+// ranged is ls with --after/--before: every entry is read, those whose
+// effective date is outside the range are left out.
+func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
+	loc := o.time.zone
+	if loc == nil {
+		loc = time.Local
+	}
+	var from, to time.Time
+	for _, f := range []struct {
+		name, s string
+		t       *time.Time
+	}{{"--after", o.time.after, &from}, {"--before", o.time.before, &to}} {
+		if f.s == "" {
+			continue
+		}
+		t, err := timeexpr.ParseDate(f.s, loc)
+		if err != nil {
+			return usagef(cmd, "%s: %v", f.name, err)
+		}
+		*f.t = t
+	}
+	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
+		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.before, o.time.after)
+	}
+	ctx := cmd.Context()
+	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
+		var entries []store.Entry
+		skipped := 0
+		err := service.EachEntry(ctx, st, func(e store.Entry) {
+			if (category == "" || e.Category == category) && store.InRange(e.Meta, from, to, loc) {
+				entries = append(entries, e)
+			}
+		}, func(err error) {
+			skipped++
+			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
+		})
+		if err != nil {
+			return err
+		}
+		if !o.json && !o.long {
+			for i := range entries {
+				entries[i].Content = "" // names only, as plain ls prints
+			}
+		}
+		if err := o.write(entries); err != nil {
+			return err
+		}
+		if skipped > 0 {
+			return fmt.Errorf("ls: %s could not be read", plural(skipped, "entry", "entries"))
+		}
+		return nil
+	})
 }
 
 func (o *lsOptions) run(ctx context.Context, category string) error {
@@ -144,7 +219,11 @@ func writeLong(w io.Writer, entries []store.Entry) error {
 		if tags == "" {
 			tags = "-"
 		}
-		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", e.Key(), service.TokensEst(e), updated, tags); err != nil {
+		date := ""
+		if !e.Meta.Date.IsZero() {
+			date = "\tdate " + store.FormatDate(e.Meta.Date)
+		}
+		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s%s\n", e.Key(), service.TokensEst(e), updated, tags, date); err != nil {
 			return err
 		}
 	}
@@ -176,7 +255,11 @@ func (o *lsOptions) page(ctx context.Context, category string) error {
 					if t, ok := it.Meta[service.MetaTags].([]string); ok && len(t) > 0 {
 						tags = visible(strings.Join(t, ","))
 					}
-					_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", key, it.TokensEst, updated, tags)
+					date := ""
+					if d, ok := it.Meta[service.MetaDate].(string); ok {
+						date = "\tdate " + d
+					}
+					_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s%s\n", key, it.TokensEst, updated, tags, date)
 				}
 				if err != nil {
 					break

@@ -71,7 +71,8 @@ func TestMCPWithNPMClient(t *testing.T) {
 			}
 		}
 	}
-	wantErr := map[int]string{10: "limit must be between 1 and 1000, got 0", 11: "old_text does not occur in trips:三亚之行's content", 12: "entry not found", 15: "entry already exists; nothing was written"}
+	wantErr := map[int]string{10: "limit must be between 1 and 1000, got 0", 11: "old_text does not occur in trips:三亚之行's content", 12: "entry not found", 15: "entry already exists; nothing was written",
+		19: `after invalid date "May 3rd"`}
 	for i, c := range report.Calls {
 		if c.Thrown != "" {
 			t.Errorf("call %d %s %v threw in the client: %s", i, c.Name, c.Args, c.Thrown)
@@ -81,7 +82,7 @@ func TestMCPWithNPMClient(t *testing.T) {
 			t.Errorf("call %d %s %v: isError %v, text %q", i, c.Name, c.Args, c.IsError, c.Text)
 		}
 	}
-	if len(report.Calls) != 16 {
+	if len(report.Calls) != 21 {
 		t.Fatalf("%d calls", len(report.Calls))
 	}
 	// The structured retrieve is the object `recall retrieve --json` prints.
@@ -124,5 +125,35 @@ func TestMCPWithNPMClient(t *testing.T) {
 	}
 	if c := report.Calls[15]; !c.IsError || !strings.Contains(c.Text, "already exists") {
 		t.Errorf("add with if_absent over an existing entry: %v %q", c.IsError, c.Text)
+	}
+
+	// Time: the phrase becomes the range, every item carries its date,
+	// the link outside the range is marked; an empty query with after and
+	// before is a timeline; the date round-trips through get.
+	phrase := report.Calls[17].Structured
+	tr, _ := phrase["time_range"].(map[string]any)
+	if tr["text"] != "last week" || tr["from"] != "2025-05-26T00:00:00+08:00" || tr["to"] != "2025-06-02T00:00:00+08:00" {
+		t.Errorf("time_range over MCP: %v", phrase["time_range"])
+	}
+	items, _ := phrase["items"].([]any)
+	if len(items) != 2 {
+		t.Fatalf("retrieve \"beach last week\": %v", phrase)
+	}
+	hit, link := items[0].(map[string]any), items[1].(map[string]any)
+	if hit["name"] != "npm beach" || hit["date"] != "2025-05-28" || link["source"] != "link" || link["outside_range"] != true || link["date"] == nil {
+		t.Errorf("items over MCP: %v", items)
+	}
+	if !strings.Contains(report.Calls[17].Text, `Time range "last week"`) || !strings.Contains(report.Calls[17].Text, "dated 2025-05-28") {
+		t.Errorf("text for the model: %q", report.Calls[17].Text)
+	}
+	timeline, _ := report.Calls[18].Structured["items"].([]any)
+	if len(timeline) == 0 || timeline[0].(map[string]any)["name"] != "npm beach" || report.Calls[18].Structured["time_range"] == nil {
+		t.Errorf("timeline over MCP: %v", report.Calls[18].Structured)
+	}
+	if m := report.Calls[20].Structured["meta"].(map[string]any); m["date"] != "2025-05-28" {
+		t.Errorf("get of a dated entry: %v", m)
+	}
+	if d := report.Tools["retrieve"].InputSchema["properties"].(map[string]any); d["after"] == nil || d["now"] == nil {
+		t.Errorf("retrieve schema lacks after/now: %v", d)
 	}
 }

@@ -32,6 +32,8 @@ type retrieveOptions struct {
 	categories []string
 	tags       []string
 	minScore   float64
+
+	time timeFlags
 }
 
 func newRetrieveCmd(a *app) *cobra.Command {
@@ -43,6 +45,19 @@ func newRetrieveCmd(a *app) *cobra.Command {
 as hits, adds the entries each hit links to ([[category:name]], one hop) right
 after it, and keeps the longest prefix of that list within the token budget.
 Several arguments are joined into one query with spaces.
+
+Time: a time phrase in the query ("last week", "in May 2024", "since March",
+"上周", "2024年5月", "三天前"; the grammar is in docs/time.md) is taken out of
+the words and restricts the hits to the entries dated in that range: an
+entry's date is its event date (add --date, front matter date:) or else its
+created time. --after DATE (inclusive) and --before DATE (exclusive), DATE
+being 2024-05-03 or an RFC 3339 time, give the range explicitly and then the
+whole query is words; --no-time keeps a phrase as words. The range filters
+before ranking: the hits are the best --limit entries inside it. A query that
+is only a time phrase, or no query with --after/--before, lists the entries in
+the range newest first (a timeline). Relative phrases are read from --now
+(default: the current time) in the zone --tz names (default: $TZ, else the
+local zone). The output says what range was understood (time_range in --json).
 
 The human output shows, per item, why it is there: a hit's score, BM25 score and
 the query terms it matched; a link's "via", the hit that links to it; and the
@@ -57,10 +72,13 @@ Chinese word boundaries when that cost is acceptable.`,
 		Example: `  recall retrieve 想去海边玩
   recall retrieve "peanut allergy" --limit 3 --no-budget
   recall retrieve 周末 --budget 200 --explain
-  recall retrieve 海边 --json | jq '.items[].name'`,
+  recall retrieve 海边 --json | jq '.items[].name'
+  recall retrieve "what did I eat last week"
+  recall retrieve 上周 --now 2025-06-04T09:00:00+08:00
+  recall retrieve --after 2024-05-01 --before 2024-06-01`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef(cmd, "retrieve takes a QUERY")
+			if len(args) == 0 && o.time.after == "" && o.time.before == "" {
+				return usagef(cmd, "retrieve takes a QUERY (or --after/--before for a timeline)")
 			}
 			return nil
 		},
@@ -82,6 +100,7 @@ Chinese word boundaries when that cost is acceptable.`,
 	f.StringArrayVar(&o.categories, "category", nil, "only hits from `CATEGORY` (repeat for any of several; links may leave it)")
 	f.StringArrayVar(&o.tags, "tag", nil, "only hits tagged `TAG` (repeat for any of several)")
 	f.Float64Var(&o.minScore, "min-score", service.DefaultMinScore, "with an embedder, drop hits that match no query word and whose cosine similarity is below `S` (-1..1; -1 keeps all)")
+	o.time.register(cmd, true)
 	o.embedder.register(cmd, true)
 	return cmd
 }
@@ -97,6 +116,9 @@ func (o *retrieveOptions) validate(cmd *cobra.Command) error {
 		return usagef(cmd, "--budget must be at least 1, got %d (use --no-budget for none)", o.budget)
 	}
 	if err := o.analysis.validate(cmd, o.app); err != nil {
+		return err
+	}
+	if err := o.time.validate(cmd); err != nil {
 		return err
 	}
 	return o.embedder.validate()
@@ -115,6 +137,7 @@ func (o *retrieveOptions) params(query string) service.RetrieveParams {
 	if o.minScore != service.DefaultMinScore {
 		p.MinScore = &o.minScore
 	}
+	o.time.fill(&p)
 	return p
 }
 
@@ -151,6 +174,9 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 // the unresolved links, and with explain the items the budget dropped.
 func writeResult(w io.Writer, res *retrieve.Result, budget int, explain bool, sty style) error {
 	bw := bufio.NewWriter(w)
+	if tr := res.TimeRange; tr != nil {
+		bw.WriteString(timeRangeLine(tr) + "\n\n")
+	}
 	for i, it := range res.Items {
 		fmt.Fprintf(bw, "%d. %s\n", i+1, itemHeader(it, sty))
 		writeIndented(bw, it.Content, "    ")
@@ -209,6 +235,12 @@ func itemHeader(it retrieve.Item, sty style) string {
 	}
 	if it.Via != nil {
 		ev = append(ev, "via="+visible(store.Key{Category: it.Via.Category, Name: it.Via.Name}.String()))
+	}
+	if it.Date != "" {
+		ev = append(ev, "date="+it.Date)
+	}
+	if it.OutsideRange {
+		ev = append(ev, "outside-range")
 	}
 	ev = append(ev, "tokens="+strconv.Itoa(it.TokensEst))
 	b.WriteString("  ")

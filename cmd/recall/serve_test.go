@@ -169,6 +169,11 @@ func TestServeRetrieveMatchesCLI(t *testing.T) {
 		{`{"query": "海边", "categories": ["trips", "ideas"], "tags": ["海边", "plan"], "limit": 2, "explain": true}`,
 			[]string{"--category", "trips", "--category", "ideas", "--tag", "海边", "--tag", "plan", "--limit", "2", "--explain", "海边"}},
 		{`{"query": "海边", "min_score": -1}`, []string{"--min-score", "-1", "海边"}},
+		// Time: a phrase read from now, a timeline of an explicit range.
+		{`{"query": "海边 last week", "now": "2025-06-04T09:00:00+08:00"}`, []string{"--now", "2025-06-04T09:00:00+08:00", "海边 last week"}},
+		{`{"query": "", "after": "2024-01-01", "before": "2099-01-01", "now": "2025-06-04T09:00:00+08:00", "limit": 3}`,
+			[]string{"--after", "2024-01-01", "--before", "2099-01-01", "--now", "2025-06-04T09:00:00+08:00", "--limit", "3"}},
+		{`{"query": "海边 last week", "no_time": true}`, []string{"--no-time", "海边 last week"}},
 	}
 	stores := sampleStores(t)
 	for _, backend := range []string{"fs", "bolt"} {
@@ -190,6 +195,42 @@ func TestServeRetrieveMatchesCLI(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// PUT takes a date; GET and retrieve show it; a bad date is a 400 that
+// names the field.
+func TestServeDates(t *testing.T) {
+	srv := newTestServer(t, openFS(t, filepath.Join(t.TempDir(), "memory"), nil), "")
+	srv.want(t, http.StatusCreated, "PUT", "/v1/entries/diary/beach", `{"content": "Swam at the beach.", "date": "2025-05-28"}`)
+	if b := srv.want(t, http.StatusOK, "GET", "/v1/entries/diary/beach", ""); !strings.Contains(string(b), `"date":"2025-05-28"`) {
+		t.Errorf("GET: %s", b)
+	}
+	res := srv.retrieve(t, `{"query": "beach last week", "now": "2025-06-04T09:00:00+08:00"}`)
+	if len(res.Items) != 1 || res.Items[0].Date != "2025-05-28" || res.TimeRange == nil || res.TimeRange.Text != "last week" {
+		t.Errorf("retrieve: %+v %+v", res.Items, res.TimeRange)
+	}
+	if res := srv.retrieve(t, `{"query": "beach", "before": "2025-05-28", "now": "2025-06-04T09:00:00+08:00"}`); len(res.Items) != 0 {
+		t.Errorf("before is exclusive: %+v", res.Items)
+	}
+	for body, msg := range map[string]string{
+		`{"content": "x", "date": "yesterday"}`: `date invalid date`,
+	} {
+		resp, b := srv.do(t, "PUT", "/v1/entries/diary/bad", body)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), msg) {
+			t.Errorf("PUT %s: %d %s", body, resp.StatusCode, b)
+		}
+	}
+	for body, msg := range map[string]string{
+		`{"query": "x", "after": "2025-13-01"}`:                         `month 13 is not 01-12`,
+		`{"query": "x", "now": "tomorrow"}`:                             `now \"tomorrow\" is not an RFC 3339 time`,
+		`{"query": "x", "after": "2025-06-02", "before": "2025-06-01"}`: `must be later than after`,
+		`{"query": ""}`: `query must not be empty`,
+	} {
+		resp, b := srv.do(t, "POST", "/v1/retrieve", body)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), msg) {
+			t.Errorf("POST %s: %d %s", body, resp.StatusCode, b)
+		}
 	}
 }
 
@@ -277,7 +318,7 @@ func TestServeErrors(t *testing.T) {
 		{"POST", "/v1/retrieve", `{"query": "x",}`, 400, "", "not valid JSON at byte"},
 		{"POST", "/v1/retrieve", ``, 400, "", "empty"},
 		{"POST", "/v1/retrieve", `[1]`, 400, "", "want an object"},
-		{"POST", "/v1/retrieve", `{"query": "x", "limt": 3}`, 400, "limt", "limt is not a known field (known: query, limit, budget_tokens, expand_links, explain, categories, tags, min_score)"},
+		{"POST", "/v1/retrieve", `{"query": "x", "limt": 3}`, 400, "limt", "limt is not a known field (known: query, limit, budget_tokens, expand_links, explain, categories, tags, min_score, after, before, now, no_time)"},
 		{"POST", "/v1/retrieve", `{"query": "x\ud800"}`, 400, "", "unpaired UTF-16 surrogate"},
 		{"POST", "/v1/retrieve", `{"query": "x\udc00\ud83d\ude00"}`, 400, "", "unpaired UTF-16 surrogate"},
 		{"PUT", "/v1/entries/trips/x", `{"content": "bad \ud800 text"}`, 400, "", "unpaired UTF-16 surrogate"},

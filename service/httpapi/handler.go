@@ -264,9 +264,12 @@ func (h *Handler) retrieve(w http.ResponseWriter, r *http.Request) {
 
 // putBody is the body of PUT /v1/entries/{category}/{name}. Tags left out
 // (or null) keep the entry's tags; a list, even empty, replaces them.
+// date ("2024-05-03" or RFC 3339) sets the event date; left out, an
+// update keeps it.
 type putBody struct {
 	Content *string  `json:"content"`
 	Tags    []string `json:"tags"`
+	Date    string   `json:"date"`
 }
 
 func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
@@ -293,6 +296,14 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusBadRequest, Field: "If-None-Match",
 			Message: fmt.Sprintf(`If-None-Match must be "*" (write only when the entry does not exist), got %q`, strings.Join(inm, ", "))})
 		return
+	}
+	if b.Date != "" {
+		d, err := service.ParseDate("date", b.Date)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		req.Date = d
 	}
 	c, err := h.m.Add(r.Context(), req)
 	if err != nil {

@@ -23,6 +23,10 @@ import (
 //	2 items, 120/800 tokens.
 func renderResult(res *retrieve.Result, budget int, explain bool) string {
 	var b strings.Builder
+	if tr := res.TimeRange; tr != nil {
+		b.WriteString(renderTimeRange(tr))
+		b.WriteString("\n\n")
+	}
 	for _, it := range res.Items {
 		b.WriteString(renderItemHeader(it))
 		b.WriteString("\n")
@@ -58,7 +62,15 @@ func renderItemHeader(it retrieve.Item) string {
 		if it.Via != nil {
 			via = " via " + keyString(it.Via.Category, it.Via.Name)
 		}
-		return "[link" + via + "] " + key
+		h := "[link" + via + "] " + key
+		if it.Date != "" {
+			h += " (" + it.Date
+			if it.OutsideRange {
+				h += ", outside the time range"
+			}
+			h += ")"
+		}
+		return h
 	}
 	var ev []string
 	if it.CosScore != nil {
@@ -76,7 +88,32 @@ func renderItemHeader(it retrieve.Item) string {
 	} else if it.CosScore != nil {
 		s += "; no query word matched"
 	}
+	if it.Date != "" {
+		if s != "" {
+			s += "; "
+		}
+		s += "dated " + it.Date
+	}
 	return "[hit] " + key + " (" + s + ")"
+}
+
+// renderTimeRange says what time range the query was understood as.
+func renderTimeRange(tr *retrieve.TimeRange) string {
+	var span string
+	switch {
+	case tr.From.IsZero() && tr.To.IsZero():
+		span = "any time"
+	case tr.From.IsZero():
+		span = "before " + tr.To.Format(time.RFC3339)
+	case tr.To.IsZero():
+		span = "from " + tr.From.Format(time.RFC3339) + " on"
+	default:
+		span = "from " + tr.From.Format(time.RFC3339) + " up to (not including) " + tr.To.Format(time.RFC3339)
+	}
+	if tr.Text != "" {
+		return fmt.Sprintf("Time range %q: %s.", tr.Text, span)
+	}
+	return "Time range: " + span + "."
 }
 
 func score2(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

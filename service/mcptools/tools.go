@@ -85,7 +85,8 @@ func Register(srv *mcp.Server, m *service.Memory) {
 		Description: `Search the user's long-term memory and return the entries relevant to a query, with the evidence for each.
 Call it before answering anything that may depend on the user's past, preferences, people, plans, health or work: whenever remembering something about them would make the answer better. Call it also before add, to find the entry to update instead of creating a duplicate.
 The result lists hits (best first, with their score and the query words they matched), each followed by the entries it links to ("link via"). budget_tokens caps the total size (default 800 estimated tokens; 0 = no cap): raise it, or set explain to see what was dropped, when you need more. categories and tags narrow the hits.
-No items means nothing matched; that is not an error. When the server uses embeddings, hits that matched no query word (matched_terms empty) are only similar in wording or meaning and may be irrelevant: judge them by their content, or pass min_score (e.g. 0.3) to drop the weak ones.`,
+No items means nothing matched; that is not an error. When the server uses embeddings, hits that matched no query word (matched_terms empty) are only similar in wording or meaning and may be irrelevant: judge them by their content, or pass min_score (e.g. 0.3) to drop the weak ones.
+Time: write the time in the query as the user said it, in English or Chinese ("what did we decide last week", "in May 2024", "since March", "上周去了哪里", "2024年5月", "三天前"), or pass after/before (dates such as 2024-05-03). Only entries dated in that range are searched; an entry's date is when it happened if it was given one (add's date), else when it was written. Pass now (the user's current time with their UTC offset) so "yesterday" means their yesterday. The result's time_range {from, to, text} says what range was understood and from which words (absent when the query had no time phrase): check it. A query that is only a time ("last week", "上周"), or an empty query with after/before, lists the entries of that range newest first. Every item then carries its date; a linked entry outside the range is marked outside_range (context, not an answer).`,
 		InputSchema:  retrieveSchema(),
 		OutputSchema: outSchema[retrieve.Result](),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
@@ -122,7 +123,15 @@ Use short, stable names and one topic per entry, e.g. category "people", name "E
 		if p.Content == nil {
 			return "", nil, &service.ParamError{Field: "content", Reason: "is required"}
 		}
-		c, err := m.Add(ctx, service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags, IfAbsent: p.IfAbsent})
+		req := service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags, IfAbsent: p.IfAbsent}
+		if p.Date != "" {
+			d, err := service.ParseDate("date", p.Date)
+			if err != nil {
+				return "", nil, err
+			}
+			req.Date = d
+		}
+		c, err := m.Add(ctx, req)
 		if err != nil {
 			return "", nil, err
 		}
@@ -238,6 +247,7 @@ type addParams struct {
 	Content  *string  `json:"content" jsonschema:"The whole text of the entry (markdown). It replaces the previous content. Link other entries with [[category:name]]."`
 	Tags     []string `json:"tags,omitempty" jsonschema:"Optional tags. When given they replace the entry's tags; when left out an update keeps them."`
 	IfAbsent bool     `json:"if_absent,omitempty" jsonschema:"true: only create the entry; when it exists, fail and write nothing instead of replacing it. Use it when you have not read the entry."`
+	Date     string   `json:"date,omitempty" jsonschema:"When the thing this entry records happened, if that is not now: a date such as 2024-05-03 or a time such as 2024-05-03T14:30:00+08:00. Time-range retrieves place the entry at this date (else at its creation time). When left out an update keeps the entry's date."`
 }
 
 type appendParams struct {
@@ -310,7 +320,8 @@ func errorResult(err error) *mcp.CallToolResult {
 // bounds a model should see.
 func retrieveSchema() *jsonschema.Schema {
 	s := schemaFor[service.RetrieveParams]()
-	s.Properties["query"].MinLength = ptr(1)
+	// An empty query is a timeline when after or before is given; the
+	// service says so when neither is.
 	s.Properties["query"].MaxLength = ptr(service.MaxQueryBytes)
 	setRange(s.Properties["limit"], 1, service.MaxLimit, fmt.Sprint(retrieve.DefaultLimit))
 	setRange(s.Properties["budget_tokens"], 0, -1, fmt.Sprint(retrieve.DefaultBudget))

@@ -32,8 +32,9 @@ var (
 
 // FormatVersion is the version of the file layout this package writes and
 // reads. Open refuses files with a higher version and migrates files of
-// version 1 (entry values without a checksum) to it.
-const FormatVersion = 2
+// version 1 (entry values without a checksum) and 2 (without the event
+// date) to it.
+const FormatVersion = 3
 
 // Bucket names (bucketVectors is in vectors.go). A bucket added to
 // initBuckets later is created in older files on their next Open.
@@ -187,7 +188,7 @@ func Open(path string, opts *Options) (*Store, error) {
 // missing or old, so opening an up-to-date file costs no fsync, and it
 // never writes to a file it refuses.
 func initialise(db *bbolt.DB) error {
-	needWrite, migrate := false, false
+	needWrite, migrate, from := false, false, uint64(0)
 	err := db.View(func(tx *bbolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -210,7 +211,7 @@ func initialise(db *bbolt.DB) error {
 			return fmt.Errorf("%w: format version %d, this recall reads up to %d; upgrade recall", ErrNewerFormat, v, FormatVersion)
 		}
 		if v < FormatVersion {
-			needWrite, migrate = true, true
+			needWrite, migrate, from = true, true, v
 		}
 		for _, name := range initBuckets {
 			if tx.Bucket(name) == nil {
@@ -236,8 +237,8 @@ func initialise(db *bbolt.DB) error {
 			}
 		}
 		if migrate {
-			if err := migrateV1(tx.Bucket(bucketEntries)); err != nil {
-				return fmt.Errorf("migrate from format version 1: %w", err)
+			if err := migrateValues(tx.Bucket(bucketEntries), from); err != nil {
+				return fmt.Errorf("migrate from format version %d: %w", from, err)
 			}
 		}
 		if meta.Get(keyFormat) == nil || migrate {
@@ -249,27 +250,40 @@ func initialise(db *bbolt.DB) error {
 	})
 }
 
-// migrateV1 rewrites the entry values of format version 1 (no checksum)
-// as version 2, inside the transaction that also records the new format
-// version: after a crash the file is wholly old or wholly new. The fields
-// are kept byte for byte; only the version byte changes and the CRC is
-// added. A value that does not decode as version 1 is left as it is, and
-// is reported as damaged when read, as any damaged value is. The revision
-// does not move: no entry changed.
-func migrateV1(entries *bbolt.Bucket) error {
+// migrateValues rewrites the entry values of format version 1 (no
+// checksum) or 2 (no event date) as the current version, inside the
+// transaction that also records the new format version: after a crash the
+// file is wholly old or wholly new. The fields are kept byte for byte
+// (the current layout only adds an optional field); only the version byte
+// changes and the CRC is added or recomputed. A value that does not
+// decode as the old version is left as it is, and is reported as damaged
+// when read, as any damaged value is. The revision does not move: no
+// entry changed.
+func migrateValues(entries *bbolt.Bucket, from uint64) error {
 	type kv struct{ k, v []byte }
 	var todo []kv
 	c := entries.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if len(v) == 0 || v[0] != valueVersionV1 {
+		var fields []byte
+		switch {
+		case len(v) == 0:
+			continue
+		case from <= 1 && v[0] == valueVersionV1:
+			if _, _, err := decodeValueV1(v); err != nil {
+				continue
+			}
+			fields = v[1:]
+		case v[0] == valueVersionV2:
+			if _, _, err := decodeValueV2(k, v); err != nil {
+				continue
+			}
+			fields = v[1 : len(v)-crcSize]
+		default:
 			continue
 		}
-		if _, _, err := decodeValueV1(v); err != nil {
-			continue
-		}
-		nv := make([]byte, 0, len(v)+crcSize)
+		nv := make([]byte, 0, len(fields)+1+crcSize)
 		nv = append(nv, valueVersion)
-		nv = append(nv, v[1:]...)
+		nv = append(nv, fields...)
 		nv = binary.LittleEndian.AppendUint32(nv, crc32.Update(crc32.Checksum(k, castagnoli), castagnoli, nv))
 		todo = append(todo, kv{bytes.Clone(k), nv})
 	}

@@ -42,27 +42,29 @@ func decodeKey(k []byte) (category, name string, err error) {
 	return string(k[:i]), string(k[i+1:]), nil
 }
 
-// Value layout, version 2. It is binary rather than JSON because building an
+// Value layout, version 3. It is binary rather than JSON because building an
 // index reads every value, and most entries carry only timestamps:
 //
-//	byte     version (2)
+//	byte     version (3)
 //	uvarint  len(content), then content
 //	byte     flags: which of the optional fields below follow
 //	created  varint Unix seconds, uvarint nanoseconds   (flagCreated)
 //	updated  varint Unix seconds, uvarint nanoseconds   (flagUpdated)
 //	tags     uvarint count, then per tag uvarint len + bytes (flagTags)
 //	extra    uvarint len, then a JSON object            (flagExtra)
+//	date     varint Unix seconds, uvarint nanoseconds   (flagDate)
 //	uint32   LE CRC-32C (Castagnoli) of the key, then of every byte above
 //
 // bbolt checksums nothing but its meta pages, so the CRC is what catches a
 // damaged value, and since it covers the key, a damaged key too (a flipped
 // bit would otherwise move the entry to another identity). Version 1 was
-// the same without the CRC; files holding it (FormatVersion 1) are
-// migrated by Open.
+// the same without the CRC and version 2 without the date; files holding
+// them (FormatVersion 1 and 2) are migrated by Open.
 //
 // Times keep their instant, not their location: they decode in UTC.
 const (
-	valueVersion   = 2
+	valueVersion   = 3
+	valueVersionV2 = 2
 	valueVersionV1 = 1
 	crcSize        = 4
 )
@@ -72,7 +74,10 @@ const (
 	flagUpdated
 	flagTags
 	flagExtra
-	flagsKnown = flagCreated | flagUpdated | flagTags | flagExtra
+	flagDate
+	flagsKnown = flagCreated | flagUpdated | flagTags | flagExtra | flagDate
+	// flagsKnownOld are the flags of versions 1 and 2.
+	flagsKnownOld = flagCreated | flagUpdated | flagTags | flagExtra
 )
 
 // encodeValue encodes content and meta as the value stored under key. It
@@ -126,6 +131,10 @@ func appendBody(b []byte, version byte, content string, m store.Meta, extra []by
 		flags |= flagExtra
 		size += binary.MaxVarintLen64 + len(extra)
 	}
+	if !m.Date.IsZero() && version == valueVersion {
+		flags |= flagDate
+		size += 2 * binary.MaxVarintLen64
+	}
 
 	b = slices.Grow(b, size)
 	b = append(b, version)
@@ -148,6 +157,9 @@ func appendBody(b []byte, version byte, content string, m store.Meta, extra []by
 	if flags&flagExtra != 0 {
 		b = binary.AppendUvarint(b, uint64(len(extra)))
 		b = append(b, extra...)
+	}
+	if flags&flagDate != 0 {
+		b = appendTime(b, m.Date)
 	}
 	return b
 }
@@ -192,6 +204,16 @@ func decodeValueV1(b []byte) (content string, m store.Meta, err error) {
 	return decodeBody(b, valueVersionV1)
 }
 
+// decodeValueV2 decodes a record of format version 2 (CRC, no date); only
+// the migration of old files reads them.
+func decodeValueV2(key, b []byte) (content string, m store.Meta, err error) {
+	body, err := checkValue(key, b)
+	if err != nil {
+		return "", store.Meta{}, err
+	}
+	return decodeBody(body, valueVersionV2)
+}
+
 // decodeBody decodes a record without its CRC.
 func decodeBody(b []byte, version byte) (content string, m store.Meta, err error) {
 	d := decoder{b: b}
@@ -200,7 +222,11 @@ func decodeBody(b []byte, version byte) (content string, m store.Meta, err error
 	}
 	content = string(d.bytes())
 	flags := d.byte()
-	if d.err == nil && flags&^flagsKnown != 0 {
+	known := byte(flagsKnown)
+	if version != valueVersion {
+		known = flagsKnownOld
+	}
+	if d.err == nil && flags&^known != 0 {
 		return "", store.Meta{}, fmt.Errorf("%w: unknown flags %#x", errCorrupt, flags)
 	}
 	if flags&flagCreated != 0 {
@@ -230,6 +256,9 @@ func decodeBody(b []byte, version byte) (content string, m store.Meta, err error
 				return "", store.Meta{}, err
 			}
 		}
+	}
+	if flags&flagDate != 0 {
+		m.Date = d.time()
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("%d trailing bytes", len(d.b))

@@ -29,7 +29,7 @@ func withCRC(body []byte) []byte {
 
 func sameMeta(a, b store.Meta) bool {
 	return reflect.DeepEqual(a.Tags, b.Tags) && a.Created.Equal(b.Created) && a.Updated.Equal(b.Updated) &&
-		reflect.DeepEqual(a.Extra, b.Extra)
+		a.Date.Equal(b.Date) && reflect.DeepEqual(a.Extra, b.Extra)
 }
 
 func TestValueRoundTrip(t *testing.T) {
@@ -115,12 +115,14 @@ func TestValueLayoutPinned(t *testing.T) {
 		meta    store.Meta
 		hex     string
 	}{
-		// version 2, len 2, "hi", flags 0
-		{"hi", store.Meta{}, "02026869" + "00"},
+		// version 3, len 2, "hi", flags 0
+		{"hi", store.Meta{}, "03026869" + "00"},
 		// flags created|tags; created = zigzag(1)=2, nanos 5; 1 tag "t"
-		{"hi", store.Meta{Created: time.Unix(1, 5), Tags: []string{"t"}}, "02026869" + "05" + "0205" + "010174"},
+		{"hi", store.Meta{Created: time.Unix(1, 5), Tags: []string{"t"}}, "03026869" + "05" + "0205" + "010174"},
 		// flags updated|extra; updated = zigzag(-1)=1, nanos 0; extra {"a":1}
-		{"", store.Meta{Updated: time.Unix(-1, 0), Extra: map[string]any{"a": 1}}, "0200" + "0a" + "0100" + "07" + hex.EncodeToString([]byte(`{"a":1}`))},
+		{"", store.Meta{Updated: time.Unix(-1, 0), Extra: map[string]any{"a": 1}}, "0300" + "0a" + "0100" + "07" + hex.EncodeToString([]byte(`{"a":1}`))},
+		// flags created|date; created = zigzag(1)=2, nanos 0; date = zigzag(2)=4, nanos 7
+		{"", store.Meta{Created: time.Unix(1, 0), Date: time.Unix(2, 7)}, "0300" + "11" + "0200" + "0407"},
 	}
 	for _, tc := range cases {
 		b, err := encodeValue(testKey, tc.content, tc.meta)
@@ -198,20 +200,22 @@ func TestDecodeValueCorrupt(t *testing.T) {
 		b    []byte
 	}{
 		{"empty", nil},
-		{"shorter than a CRC", []byte{2, 0, 0}},
-		{"bad CRC", append([]byte{2, 0, 0}, 0, 0, 0, 0)},
+		{"shorter than a CRC", []byte{3, 0, 0}},
+		{"bad CRC", append([]byte{3, 0, 0}, 0, 0, 0, 0)},
 		{"version 1 record", withCRC([]byte{1, 0, 0})},
-		{"unknown version", withCRC([]byte{3, 0, 0})},
-		{"missing flags", withCRC([]byte{2, 0})},
-		{"content longer than record", withCRC([]byte{2, 9, 'a', 0})},
-		{"varint overflow", withCRC([]byte{2, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})},
-		{"huge content length", withCRC(binary.AppendUvarint([]byte{2}, 1<<40))},
-		{"unknown flag", withCRC([]byte{2, 0, 0x10})},
-		{"truncated time", withCRC([]byte{2, 0, flagCreated, 2})},
-		{"nanoseconds out of range", withCRC(binary.AppendUvarint([]byte{2, 0, flagCreated, 2}, 1e9))},
-		{"tag count exceeds record", withCRC([]byte{2, 0, flagTags, 100, 1, 'a'})},
-		{"extra not JSON", withCRC([]byte{2, 0, flagExtra, 3, 'a', 'b', 'c'})},
-		{"extra not an object", withCRC([]byte{2, 0, flagExtra, 3, '[', '1', ']'})},
+		{"version 2 record in a migrated file", withCRC([]byte{2, 0, 0})},
+		{"unknown version", withCRC([]byte{4, 0, 0})},
+		{"missing flags", withCRC([]byte{3, 0})},
+		{"content longer than record", withCRC([]byte{3, 9, 'a', 0})},
+		{"varint overflow", withCRC([]byte{3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})},
+		{"huge content length", withCRC(binary.AppendUvarint([]byte{3}, 1<<40))},
+		{"unknown flag", withCRC([]byte{3, 0, 0x20})},
+		{"truncated date", withCRC([]byte{3, 0, flagDate, 2})},
+		{"truncated time", withCRC([]byte{3, 0, flagCreated, 2})},
+		{"nanoseconds out of range", withCRC(binary.AppendUvarint([]byte{3, 0, flagCreated, 2}, 1e9))},
+		{"tag count exceeds record", withCRC([]byte{3, 0, flagTags, 100, 1, 'a'})},
+		{"extra not JSON", withCRC([]byte{3, 0, flagExtra, 3, 'a', 'b', 'c'})},
+		{"extra not an object", withCRC([]byte{3, 0, flagExtra, 3, '[', '1', ']'})},
 		{"trailing bytes", withCRC(append(bytes.Clone(valid[:len(valid)-crcSize]), 0))},
 		{"truncated", valid[:len(valid)-1]},
 	}

@@ -14,7 +14,7 @@
 // The file holds these buckets:
 //
 //   - "recall.meta": key "format" is the format version (a uvarint,
-//     currently FormatVersion, 2); the bucket's sequence number is the
+//     currently FormatVersion, 3); the bucket's sequence number is the
 //     store's revision.
 //   - "recall.entries": key category + NUL + name, in NFC (validation
 //     forbids NUL in both; a nested category keeps its '/': "trips/2024").
@@ -56,11 +56,15 @@
 //
 // # Format versions
 //
-// Version 1 stored entry values without the CRC. Open migrates such a file
-// in one write transaction: each value is rewritten with the same fields,
-// version 2 and its CRC, and the format version is set to 2; after a crash
-// the file is wholly old or wholly new. A value that cannot be read as
-// version 1 is left as it is and reported as damaged. The revision does
+// Version 1 stored entry values without the CRC; version 2 had the CRC but
+// no event date (Meta.Date), which version 3 adds as one more optional
+// field. Open migrates a file of version 1 or 2 in one write transaction:
+// each value is rewritten with the same fields, version 3 and its CRC,
+// and the format version is set to 3; after a crash the file is wholly
+// old or wholly new. (An older recall refuses a version 3 file with
+// ErrNewerFormat rather than reading dated entries as damaged.) A value
+// that cannot be read as its old version is left as it is and reported
+// as damaged. The revision does
 // not move. Files from a newer recall are refused (ErrNewerFormat).
 //
 // Open refuses a file that is not a bbolt database, a bbolt file that lacks

@@ -83,17 +83,23 @@
 //	  - travel
 //	created: 2024-03-01T09:30:00Z
 //	updated: 2024-03-02T18:00:00Z
+//	date: 2024-02-28
 //	mood: sunny
 //	---
 //	The sea at Sanya is very blue.
 //
 // tags is a list (a single string means one tag); created and updated are
-// RFC 3339 times (a bare date such as 2024-03-01 means midnight UTC). Every
+// RFC 3339 times (a bare date such as 2024-03-01 means midnight UTC).
+// date is the event date (Meta.Date: when it happened), a YAML date as
+// Obsidian writes it (2024-02-28, kept a date without a time of day and
+// written back so) or an RFC 3339 time; a date value that is neither (free
+// text such as "last spring") is not guessed at: it stays a key of
+// Meta.Extra, as every key recall does not interpret. Every
 // other key lands in Meta.Extra and is written back by Put, with the value
 // types a YAML decoder yields (map[string]any, []any, int, float64, ...).
 // A file without front matter is all content. Put always writes front
 // matter (it sets created and updated) in a canonical form: tags, created,
-// updated, then the other keys sorted, two-space indent, comments dropped.
+// updated, date, then the other keys sorted, two-space indent, comments dropped.
 // Content that itself begins with "---" is always preceded by a front matter
 // block, so it reads back unchanged.
 //

@@ -25,6 +25,7 @@ const (
 	keyTags    = "tags"
 	keyCreated = "created"
 	keyUpdated = "updated"
+	keyDate    = "date"
 )
 
 const delimiter = "---"
@@ -124,6 +125,15 @@ func parseMeta(fm []byte) (store.Meta, error) {
 			m.Created, err = parseTime(v)
 		case keyUpdated:
 			m.Updated, err = parseTime(v)
+		case keyDate:
+			// A date or a time is the entry's event date. Anything else
+			// (free text, a list) stays a key recall does not interpret,
+			// as it was before recall read dates: never a guessed date.
+			if t, terr := parseTime(v); terr == nil && !t.IsZero() {
+				m.Date = t
+				break
+			}
+			fallthrough
 		default:
 			var x any
 			if err = v.Decode(&x); err == nil {
@@ -173,6 +183,10 @@ var timeLayouts = []string{
 	"2006-1-2t15:4:5.999999999Z07:00",
 	"2006-1-2 15:4:5.999999999Z07:00",
 	"2006-1-2 15:4:5.999999999",
+	"2006-1-2 15:4Z07:00",
+	"2006-1-2T15:4Z07:00",
+	"2006-1-2 15:4",
+	"2006-1-2T15:4",
 	"2006-1-2",
 }
 
@@ -226,6 +240,8 @@ func checkMeta(m store.Meta) error {
 		switch {
 		case k == keyTags || k == keyCreated || k == keyUpdated:
 			return &metaError{k, "is reserved in Extra; use the Meta field of that name"}
+		case k == keyDate && !m.Date.IsZero():
+			return &metaError{k, "is both Meta.Date and a key of Extra"}
 		case !utf8.ValidString(k):
 			return &metaError{k, "key is not valid UTF-8"}
 		}
@@ -236,7 +252,7 @@ func checkMeta(m store.Meta) error {
 // renderFile is the inverse of parseFile. It writes front matter when there
 // is metadata, and also when content itself begins with "---", so that
 // content always reads back byte for byte. Keys come in a fixed order:
-// tags, created, updated, then the extra keys sorted.
+// tags, created, updated, date, then the extra keys sorted.
 func renderFile(m store.Meta, content string) ([]byte, error) {
 	if m.IsZero() && !needsFrontMatter(content) {
 		return []byte(content), nil
@@ -256,7 +272,7 @@ func renderFile(m store.Meta, content string) ([]byte, error) {
 // than the rest of a write. The bytes are exactly those of renderFileYAML
 // (TestRenderTimesOnly compares them); ok is false for other metadata.
 func renderTimesOnly(m store.Meta, content string) (b []byte, ok bool) {
-	if len(m.Tags) > 0 || len(m.Extra) > 0 || !plainTime(m.Created) || !plainTime(m.Updated) {
+	if len(m.Tags) > 0 || len(m.Extra) > 0 || !m.Date.IsZero() || !plainTime(m.Created) || !plainTime(m.Updated) {
 		return nil, false
 	}
 	b = make([]byte, 0, len(content)+2*len(delimiter+"\n")+2*len("updated: 2006-01-02T15:04:05.999999999-07:00\n"))
@@ -307,6 +323,16 @@ func renderFileYAML(m store.Meta, content string) ([]byte, error) {
 		}
 		if !m.Updated.IsZero() {
 			if err := add(keyUpdated, m.Updated); err != nil {
+				return nil, err
+			}
+		}
+		if !m.Date.IsZero() {
+			if store.IsDateOnly(m.Date) {
+				// A bare YAML date, as people write it: it reads back as
+				// the same day.
+				root.Content = append(root.Content, stringNode(keyDate),
+					&yaml.Node{Kind: yaml.ScalarNode, Value: store.FormatDate(m.Date)})
+			} else if err := add(keyDate, m.Date); err != nil {
 				return nil, err
 			}
 		}

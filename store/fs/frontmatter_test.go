@@ -292,3 +292,45 @@ func TestRenderTimesOnly(t *testing.T) {
 		}
 	}
 }
+
+// The event date: a bare YAML date stays a date without a time of day and
+// is written back as one; an RFC 3339 time keeps its instant; a date
+// value that is not a date stays in Extra, as before recall read dates.
+func TestFrontMatterDate(t *testing.T) {
+	cases := []struct {
+		file     string
+		date     time.Time
+		dateOnly bool
+		extra    any
+		written  string // the date line renderFile writes back
+	}{
+		{"---\ndate: 2024-05-03\n---\nx", time.Date(2024, 5, 3, 0, 0, 0, 0, time.UTC), true, nil, "date: 2024-05-03\n"},
+		{"---\ndate: \"2024-05-03\"\n---\nx", time.Date(2024, 5, 3, 0, 0, 0, 0, time.UTC), true, nil, "date: 2024-05-03\n"},
+		{"---\ndate: 2024-05-03T14:30:00+08:00\n---\nx", time.Date(2024, 5, 3, 6, 30, 0, 0, time.UTC), false, nil, "date: 2024-05-03T14:30:00+08:00\n"},
+		{"---\ndate: 2024-05-03 14:30\n---\nx", time.Date(2024, 5, 3, 14, 30, 0, 0, time.UTC), false, nil, "date: 2024-05-03T14:30:00Z\n"},
+		{"---\ndate: last spring\n---\nx", time.Time{}, false, "last spring", "date: last spring\n"},
+	}
+	for _, tc := range cases {
+		m, content, err := parseFile([]byte(tc.file))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.file, err)
+		}
+		if !m.Date.Equal(tc.date) || store.IsDateOnly(m.Date) != tc.dateOnly || m.Extra["date"] != tc.extra {
+			t.Errorf("%q: date %v (date only %v), extra %v; want %v (%v), %v", tc.file, m.Date, store.IsDateOnly(m.Date), m.Extra["date"], tc.date, tc.dateOnly, tc.extra)
+		}
+		out, err := renderFile(m, content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out), "\n"+tc.written) {
+			t.Errorf("%q written back as %q, want the line %q", tc.file, out, tc.written)
+		}
+		m2, _, err := parseFile(out)
+		if err != nil || !m2.Date.Equal(m.Date) || store.IsDateOnly(m2.Date) != tc.dateOnly {
+			t.Errorf("%q: second read %v, %v", tc.file, m2.Date, err)
+		}
+	}
+	if _, err := renderFile(store.Meta{Date: time.Now(), Extra: map[string]any{"date": "x"}}, "x"); err == nil {
+		t.Error("a date both in Meta.Date and in Extra was written")
+	}
+}

@@ -49,7 +49,7 @@ func (s *Store) PutBatch(ctx context.Context, entries []store.Entry) error {
 				return err
 			}
 			_, err := tx.CopyFrom(ctx, pgx.Identifier{"recall_batch"},
-				[]string{"category", "name", "content", "tags", "created", "updated", "extra"},
+				[]string{"category", "name", "content", "tags", "created", "updated", "extra", "date"},
 				pgx.CopyFromRows(rows))
 			if err != nil {
 				return err

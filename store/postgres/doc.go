@@ -33,12 +33,14 @@
 //
 //   - schema_version(version): one row, SchemaVersion.
 //   - entries(category, name, content, tags text[], created, updated
-//     timestamptz, extra jsonb), primary key (category, name), both
+//     timestamptz, extra jsonb, date timestamptz), primary key (category, name), both
 //     COLLATE "C" so identities compare and sort bytewise. Metadata keys
 //     recall does not interpret are kept in extra. Times keep microseconds
 //     (PostgreSQL's precision) and read back in UTC; a zero Created or
 //     Updated is stamped with the database's clock (now(), one clock for
-//     all hosts).
+//     all hosts). date is the event date (Meta.Date), NULL when the entry
+//     has none, never stamped; schema version 4 added it (existing rows
+//     get NULL), with a partial index for range scans in plain SQL.
 //   - state(revision, floor): one row; see below.
 //   - changes(rev, category, name, at): the change log.
 //   - vectors(model, key, dim, vec bytea, crc): the vector cache.

@@ -44,7 +44,7 @@ func (s *Store) Metas(ctx context.Context, keys []store.Key) ([]store.MetaResult
 				i int64
 				r row
 			)
-			if err := rows.Scan(&i, &r.contentLen, &r.metaLen, &r.tags, &r.created, &r.updated, &r.extra); err != nil {
+			if err := rows.Scan(&i, &r.contentLen, &r.metaLen, &r.tags, &r.created, &r.updated, &r.extra, &r.date); err != nil {
 				return err
 			}
 			i-- // ordinality counts from 1

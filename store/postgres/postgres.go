@@ -575,7 +575,7 @@ func prepare(op string, e store.Entry) ([]any, error) {
 		return nil, wrap(&store.FieldError{Field: "meta", Value: "tags and extra",
 			Reason: fmt.Sprintf("are %d bytes of JSON, the limit is %d", n, store.MaxMetaBytes)})
 	}
-	return []any{e.Category, e.Name, e.Content, tags, optTime(e.Meta.Created), optTime(e.Meta.Updated), extra}, nil
+	return []any{e.Category, e.Name, e.Content, tags, optTime(e.Meta.Created), optTime(e.Meta.Updated), extra, optTime(e.Meta.Date)}, nil
 }
 
 // metaJSONBytes is the length of tags as a JSON list, without building it.

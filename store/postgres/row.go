@@ -30,7 +30,8 @@ var readCols = fmt.Sprintf(`octet_length(content),
 	octet_length(tags::text) + COALESCE(octet_length(extra::text), 0),
 	CASE WHEN octet_length(tags::text) + COALESCE(octet_length(extra::text), 0) <= %[2]d THEN tags END,
 	created, updated,
-	CASE WHEN octet_length(tags::text) + COALESCE(octet_length(extra::text), 0) <= %[2]d THEN extra END`,
+	CASE WHEN octet_length(tags::text) + COALESCE(octet_length(extra::text), 0) <= %[2]d THEN extra END,
+	date`,
 	store.MaxContentBytes, MaxReadMetaBytes)
 
 // metaCols are readCols without the content (its size only), for Metas;
@@ -39,7 +40,8 @@ var metaCols = fmt.Sprintf(`octet_length(e.content),
 	octet_length(e.tags::text) + COALESCE(octet_length(e.extra::text), 0),
 	CASE WHEN octet_length(e.tags::text) + COALESCE(octet_length(e.extra::text), 0) <= %[1]d THEN e.tags END,
 	e.created, e.updated,
-	CASE WHEN octet_length(e.tags::text) + COALESCE(octet_length(e.extra::text), 0) <= %[1]d THEN e.extra END`,
+	CASE WHEN octet_length(e.tags::text) + COALESCE(octet_length(e.extra::text), 0) <= %[1]d THEN e.extra END,
+	e.date`,
 	MaxReadMetaBytes)
 
 // row is the stored part of an entry as read from the entries table.
@@ -48,12 +50,13 @@ type row struct {
 	content             *string // nil when over store.MaxContentBytes
 	tags                []string
 	created, updated    time.Time
-	extra               []byte // jsonb text, nil for NULL (or over the bound)
+	extra               []byte     // jsonb text, nil for NULL (or over the bound)
+	date                *time.Time // nil for NULL
 }
 
 // dest returns the scan destinations of readCols.
 func (x *row) dest() []any {
-	return []any{&x.contentLen, &x.content, &x.metaLen, &x.tags, &x.created, &x.updated, &x.extra}
+	return []any{&x.contentLen, &x.content, &x.metaLen, &x.tags, &x.created, &x.updated, &x.extra, &x.date}
 }
 
 // scanRow reads one row of a get query; found is false when there is none.
@@ -98,6 +101,9 @@ func (r row) meta() (store.Meta, error) {
 	}
 	m.Created = r.created.UTC()
 	m.Updated = r.updated.UTC()
+	if r.date != nil {
+		m.Date = r.date.UTC()
+	}
 	if len(r.extra) > 0 && !bytes.Equal(r.extra, []byte("null")) {
 		extra, err := decodeExtra(r.extra)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 
 // SchemaVersion is the version of the table layout this package writes
 // and reads. Open upgrades older schemas and refuses newer ones.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // migrations[i] brings a schema from version i to i+1. They run in one
 // transaction under an advisory lock, so hosts opening the same database
@@ -157,6 +157,11 @@ $fn$;`,
 	PRIMARY KEY (model, key)
 );
 ALTER TABLE {S}.vectors ALTER COLUMN vec SET STORAGE EXTERNAL;`,
+
+	// 4: the event date (store.Meta.Date), NULL when the entry has none;
+	// existing rows have none. The index serves range scans by plain SQL.
+	`ALTER TABLE {S}.entries ADD COLUMN date timestamptz;
+CREATE INDEX entries_date ON {S}.entries (date) WHERE date IS NOT NULL;`,
 }
 
 // channel is the NOTIFY channel of a schema.
@@ -181,8 +186,8 @@ func newQueries(schema string) queries {
 	S := pgx.Identifier{schema}.Sanitize()
 	r := strings.NewReplacer("{S}", S)
 	cols := readCols
-	values := "VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now()), COALESCE($6::timestamptz, now()), $7)"
-	ins := "INSERT INTO {S}.entries AS e (category, name, content, tags, created, updated, extra) "
+	values := "VALUES ($1, $2, $3, $4, COALESCE($5::timestamptz, now()), COALESCE($6::timestamptz, now()), $7, $8::timestamptz)"
+	ins := "INSERT INTO {S}.entries AS e (category, name, content, tags, created, updated, extra, date) "
 	return queries{
 		schema:       schema,
 		channel:      channel(schema),
@@ -194,7 +199,7 @@ func newQueries(schema string) queries {
 		upsert: r.Replace(ins + values + ` ON CONFLICT (category, name) DO UPDATE SET
 	content = EXCLUDED.content, tags = EXCLUDED.tags,
 	created = COALESCE($5::timestamptz, e.created),
-	updated = EXCLUDED.updated, extra = EXCLUDED.extra`),
+	updated = EXCLUDED.updated, extra = EXCLUDED.extra, date = EXCLUDED.date`),
 		insertNew: r.Replace(ins + values + " ON CONFLICT (category, name) DO NOTHING"),
 		delete:    r.Replace("DELETE FROM {S}.entries WHERE category = $1 AND name = $2"),
 		exists:    r.Replace("SELECT 1 FROM {S}.entries WHERE category = $1 AND name = $2"),
@@ -226,16 +231,16 @@ LEFT JOIN LATERAL (
 
 		batchTemp: `CREATE TEMP TABLE recall_batch (
 	category text COLLATE "C", name text COLLATE "C", content text, tags text[],
-	created timestamptz, updated timestamptz, extra jsonb
+	created timestamptz, updated timestamptz, extra jsonb, date timestamptz
 ) ON COMMIT DROP`,
 		// A zero Created keeps the stored one, read in the same statement.
 		batchInsert: r.Replace(ins + `
-SELECT b.category, b.name, b.content, b.tags, COALESCE(b.created, old.created, now()), COALESCE(b.updated, now()), b.extra
+SELECT b.category, b.name, b.content, b.tags, COALESCE(b.created, old.created, now()), COALESCE(b.updated, now()), b.extra, b.date
 FROM recall_batch b LEFT JOIN {S}.entries old ON old.category = b.category AND old.name = b.name
 ORDER BY b.category, b.name
 ON CONFLICT (category, name) DO UPDATE SET
 	content = EXCLUDED.content, tags = EXCLUDED.tags, created = EXCLUDED.created,
-	updated = EXCLUDED.updated, extra = EXCLUDED.extra`),
+	updated = EXCLUDED.updated, extra = EXCLUDED.extra, date = EXCLUDED.date`),
 
 		vecLoadFirst: r.Replace("SELECT key, dim, vec, crc, xmin::text FROM {S}.vectors WHERE model = $1 ORDER BY key LIMIT $2"),
 		vecLoadAfter: r.Replace("SELECT key, dim, vec, crc, xmin::text FROM {S}.vectors WHERE model = $1 AND key > $2 ORDER BY key LIMIT $3"),

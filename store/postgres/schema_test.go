@@ -289,3 +289,35 @@ func TestOptionsAndIsURL(t *testing.T) {
 		}
 	}
 }
+
+// A schema of version 3 (before event dates) with rows written by plain
+// SQL is upgraded on Open to one with the date column: old rows read with
+// no date, a dated entry round-trips, and plain SQL sees the column.
+func TestUpgradeFromVersion3(t *testing.T) {
+	schema := newSchema(t)
+	admin := adminPool(t)
+	q := newQueries(schema)
+	if err := migrateTo(ctx, admin, q, 3); err != nil {
+		t.Fatal(err)
+	}
+	tbl := pgx.Identifier{schema, "entries"}.Sanitize()
+	if _, err := admin.Exec(ctx, "INSERT INTO "+tbl+` (category, name, content, extra) VALUES ('diary', 'old', 'before dates', '{"date": "last spring"}')`); err != nil {
+		t.Fatal(err)
+	}
+	s := openSchema(t, schema, nil)
+	if v := schemaVersionOf(t, admin, schema); v != SchemaVersion || SchemaVersion != 4 {
+		t.Fatalf("version after Open = %d, want 4", v)
+	}
+	e, err := s.Get(ctx, "diary", "old")
+	if err != nil || !e.Meta.Date.IsZero() || e.Meta.Extra["date"] != "last spring" {
+		t.Fatalf("old row after upgrade: %+v, %v; want no date, the extra key kept", e, err)
+	}
+	day := time.Date(2024, 5, 3, 0, 0, 0, 0, time.UTC)
+	if err := s.Put(ctx, store.Entry{Category: "diary", Name: "new", Content: "dated", Meta: store.Meta{Date: day}}); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := admin.QueryRow(ctx, "SELECT count(*) FROM "+tbl+" WHERE date >= '2024-05-03T00:00:00Z' AND date < '2024-05-04T00:00:00Z'").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("plain SQL over the date column: %d rows, %v; want 1", n, err)
+	}
+}

@@ -33,6 +33,7 @@ func Run(t *testing.T, open Open) {
 		{"NestedCategories", testNestedCategories},
 		{"NFC", testNFC},
 		{"Meta", testMeta},
+		{"Date", testDate},
 		{"AllExactlyOnce", testAllExactlyOnce},
 		{"WriteDuringAll", testWriteDuringAll},
 		{"Concurrent", testConcurrent},

@@ -68,11 +68,21 @@ export function entryPath(category, name) {
 }
 
 // retrieve runs a query; the answer is the object `recall retrieve --json` prints.
+// now is the browser's clock with its UTC offset, so that a time phrase
+// ("last week", "昨天") means the reader's week and day.
 export function retrieve({ query, limit, budget, links, explain }) {
-  const body = { query, expand_links: !!links, explain: !!explain };
+  const body = { query, expand_links: !!links, explain: !!explain, now: localNow() };
   if (limit !== undefined && limit !== '') body.limit = Number(limit);
   if (budget !== undefined && budget !== '') body.budget_tokens = Number(budget);
   return call('POST', '/v1/retrieve', body);
+}
+
+// localNow is the current time in RFC 3339 with the browser's offset.
+export function localNow(d = new Date()) {
+  const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  const off = -d.getTimezoneOffset();
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}` +
+    `${off >= 0 ? '+' : '-'}${pad(off / 60)}:${pad(off % 60)}`;
 }
 
 // categories resolves to [{category, count}], sorted by category.

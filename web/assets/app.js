@@ -181,6 +181,7 @@ function resultView(res, budget) {
     ` · ${unresolved.length} unresolved link${unresolved.length === 1 ? '' : 's'}`, ' · ',
     el('span', { id: 'took', class: 'muted' }));
   const out = [summary];
+  if (res.time_range) out.push(timeRangeView(res.time_range));
   if (items.length || dropped.length) out.push(budgetBar(items, dropped, res.budget_used, budget));
   if (!items.length) {
     out.push(el('p', { class: 'muted' }, 'No entry matches. (With an embedder, unrelated entries may still rank; here nothing scored above 0.)'));
@@ -204,6 +205,15 @@ function resultView(res, budget) {
       el('ul', {}, unresolved.map((l) => el('li', {}, el('code', {}, l))))));
   }
   return out;
+}
+
+// timeRangeView says what range of dates the query was understood as, and
+// from which of its words.
+function timeRangeView(tr) {
+  const span = tr.from && tr.to ? `from ${tr.from} up to ${tr.to}` : tr.from ? `from ${tr.from} on` : tr.to ? `before ${tr.to}` : 'any time';
+  return el('p', { class: 'time-range', id: 'time-range', role: 'note' },
+    el('strong', {}, 'Time: '), tr.text ? [el('q', {}, tr.text), ' = '] : '', span,
+    el('span', { class: 'muted' }, ' (only entries dated in this range are hits; the phrase is not searched as words)'));
 }
 
 function budgetBar(items, dropped, used, budget) {
@@ -239,14 +249,18 @@ function itemView(it, n, fused, dropped) {
     el('span', { class: 'badge ' + it.source }, it.source),
     el('a', { class: 'ident', href: entryHref(it.category, it.name) }, highlight(ref(it.category, it.name), it.matched_terms)),
     it.via ? el('span', { class: 'via' }, 'via ', el('a', { href: entryHref(it.via.category, it.via.name) }, ref(it.via.category, it.via.name))) : '',
+    it.outside_range ? el('span', { class: 'badge outside', title: 'this linked entry is dated outside the time range' }, 'outside range') : '',
     dropped ? el('span', { class: 'badge dropped' }, 'dropped') : '');
   const facts = el('dl', { class: 'facts' });
   const fact = (k, v, title) => facts.append(el('div', { title }, el('dt', {}, k), el('dd', {}, v)));
-  if (it.source === 'hit') {
+  if (it.source === 'hit' && it.bm25_score === undefined && !fused) {
+    // A timeline's hit: found by its date, not scored.
+  } else if (it.source === 'hit') {
     fact(fused ? 'fused' : 'score', fmt(it.score), String(it.score));
     fact('bm25', fmt(it.bm25_score), it.bm25_score === undefined ? 'no BM25 score' : String(it.bm25_score));
     if (fused) fact('cos', fmt(it.cos_score), it.cos_score === undefined ? 'this entry has no vector yet' : String(it.cos_score));
   }
+  if (it.date) fact('date', it.date, 'when it happened (its date, else when it was written)');
   fact('tokens', String(it.tokens_est));
   if (it.matched_terms && it.matched_terms.length) {
     facts.append(el('div', { class: 'terms' }, el('dt', {}, 'matched'), el('dd', {}, it.matched_terms.map((t) => el('code', { class: 'term' }, t)))));
@@ -393,6 +407,7 @@ async function renderEntry(c, n) {
     confirm,
     el('dl', { class: 'meta' },
       meta.tags && meta.tags.length ? [el('dt', {}, 'tags'), el('dd', {}, meta.tags.map((t) => el('span', { class: 'tag' }, t)))] : '',
+      meta.date ? [el('dt', {}, 'date'), el('dd', { id: 'entry-date' }, meta.date)] : '',
       meta.created ? [el('dt', {}, 'created'), el('dd', {}, meta.created)] : '',
       meta.updated ? [el('dt', {}, 'updated'), el('dd', {}, meta.updated)] : ''),
     el('div', { class: 'content entry-content', id: 'entry-content' }, linkify(e.content, linksOK ? l.links : [], byRaw)),

@@ -42,5 +42,12 @@ await call("add", { category: "notes", name: "twice", content: "first\nline two"
 await call("add", { category: "notes", name: "twice", content: "second" });
 await call("add", { category: "notes", name: "twice", content: "third", if_absent: true });
 
+// Time (issue 22): a dated add, a time phrase, a timeline, a bad date.
+await call("add", { category: "diary", name: "npm beach", content: "Swam at the beach, see [[trips:三亚之行]]", date: "2025-05-28" });
+await call("retrieve", { query: "beach last week", now: "2025-06-04T09:00:00+08:00" });
+await call("retrieve", { query: "", after: "2025-05-26", before: "2025-06-02", now: "2025-06-04T09:00:00+08:00" });
+await call("retrieve", { query: "beach", after: "May 3rd" });
+await call("get", { category: "diary", name: "npm beach" });
+
 await client.close();
 process.stdout.write(JSON.stringify(out));

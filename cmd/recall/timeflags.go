@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/timeexpr"
+)
+
+// timeFlags are the time range flags of retrieve and ls.
+type timeFlags struct {
+	after, before, now, tz string
+	noTime                 bool
+	zone                   *time.Location
+}
+
+// register adds the flags; phrases says whether the command reads time
+// phrases in a query (retrieve) and so has --now and --no-time.
+func (t *timeFlags) register(cmd *cobra.Command, phrases bool) {
+	f := cmd.Flags()
+	f.StringVar(&t.after, "after", "", "only entries dated on or after `DATE` (2024-05-03 or RFC 3339)")
+	f.StringVar(&t.before, "before", "", "only entries dated before `DATE` (exclusive)")
+	f.StringVar(&t.tz, "tz", "", "time `ZONE` of dates and phrases, e.g. Asia/Shanghai (default $TZ, else local)")
+	if phrases {
+		f.StringVar(&t.now, "now", "", "read relative time phrases from `TIME` (RFC 3339; default: now)")
+		f.BoolVar(&t.noTime, "no-time", false, "keep a time phrase in the query as words")
+	}
+}
+
+func (t *timeFlags) validate(cmd *cobra.Command) error {
+	if t.tz != "" {
+		loc, err := time.LoadLocation(t.tz)
+		if err != nil {
+			return usagef(cmd, "--tz %q is not a time zone such as Asia/Shanghai or UTC", t.tz)
+		}
+		t.zone = loc
+	}
+	// The service checks them again; here the error names the flag.
+	for _, f := range [][2]string{{"--after", t.after}, {"--before", t.before}} {
+		if f[1] == "" {
+			continue
+		}
+		if _, err := timeexpr.ParseDate(f[1], t.zone); err != nil {
+			return usagef(cmd, "%s: %v", f[0], err)
+		}
+	}
+	if t.now != "" {
+		if _, err := time.Parse(time.RFC3339Nano, t.now); err != nil {
+			return usagef(cmd, "--now %q is not an RFC 3339 time such as 2025-06-01T09:00:00+08:00", t.now)
+		}
+	}
+	return nil
+}
+
+// fill puts the flags into the service's parameters, which check them.
+func (t *timeFlags) fill(p *service.RetrieveParams) {
+	p.After, p.Before, p.Now, p.NoTime, p.Zone = t.after, t.before, t.now, t.noTime, t.zone
+}
+
+// timeRangeLine is the human form of what a time range was understood as.
+func timeRangeLine(tr *retrieve.TimeRange) string {
+	at := func(t time.Time) string {
+		if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
+			return t.Format("2006-01-02 (Mon) MST")
+		}
+		return t.Format(time.RFC3339)
+	}
+	var span string
+	switch {
+	case tr.From.IsZero() && tr.To.IsZero():
+		span = "any time"
+	case tr.From.IsZero():
+		span = "before " + at(tr.To)
+	case tr.To.IsZero():
+		span = "from " + at(tr.From) + " on"
+	default:
+		span = fmt.Sprintf("from %s up to %s", at(tr.From), at(tr.To))
+	}
+	if tr.Text != "" {
+		return fmt.Sprintf("time: %q = %s", tr.Text, span)
+	}
+	return "time: " + span
+}
