@@ -23,8 +23,11 @@ func TestRecordRoundTrip(t *testing.T) {
 				"mood": "sunny", "n": int64(12345678901234567), "f": 2.5, "yes": true, "none": nil,
 				"list":   []any{"a", int64(1), map[string]any{"k": "v"}},
 				"nested": map[string]any{"deep": []any{false}},
-				"date":   "2024-05-01",
 			},
+			Date: time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC), // a date without a time of day
+		}},
+		{Category: "work", Name: "dated", Content: "x", Meta: store.Meta{
+			Date: time.Date(2024, 5, 1, 14, 30, 0, 0, zone), // an event time
 		}},
 	} {
 		line, err := AppendRecord(nil, e)
