@@ -443,7 +443,7 @@ func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
 	if p == nil {
 		return
 	}
-	_ = s.exhaustive(p, nil, nil, func(ord uint32, score float64, _ uint64) { fn(s.Doc(int(ord)), score) })
+	_ = p.exhaustive(func(ord uint32, score float64, _ uint64) { fn(s.Doc(int(ord)), score) })
 }
 
 // Search returns the top limit documents by BM25 score for the distinct
