@@ -4,7 +4,7 @@ import "slices"
 
 // hitHeap is the one heap of the query side: every scorer keeps its top k
 // in it, kthLargest finds a threshold with it, and it sorts the answer
-// (sort, a heap sort with the same sift). Its order is the result order:
+// (sort, a heap sort with the same sift; sortBest, the best n of a run). Its order is the result order:
 // higher score, then category, then name (better).
 
 // cand is a scored document in the top-k heap: no pointers, so the heap
@@ -143,6 +143,27 @@ func (hh *hitHeap) sort(a []cand) {
 		a[0], a[n] = a[n], a[0]
 		hh.down(a[:n], 0)
 	}
+}
+
+// sortBest puts the best n of a first, in result order: the candidates
+// past the n best of a min-heap of n pass through it, then it is sorted.
+// The rest of a is left in no order.
+func (hh *hitHeap) sortBest(a []cand, n int) {
+	if n >= len(a) {
+		hh.sort(a)
+		return
+	}
+	top := a[:n]
+	for i := n/2 - 1; i >= 0; i-- {
+		hh.down(top, i)
+	}
+	for i := n; i < len(a); i++ {
+		if hh.better(a[i], top[0]) {
+			top[0], a[i] = a[i], top[0]
+			hh.down(top, 0)
+		}
+	}
+	hh.sort(top)
 }
 
 // appendSorted appends the kept documents to dst, best first.
