@@ -184,7 +184,7 @@ type segment struct {
 	// (72 bytes each) do not.
 	lens []uint32
 	// bounds and blocks are the score bounds of the pruned search
-	// (search.go), by term and by block of blockSize postings, for the
+	// (bounds.go), by term and by block of blockSize postings, for the
 	// terms in longIDs (sorted), whose lists are longer than one block.
 	longIDs []uint32
 	bounds  []termBound
