@@ -175,14 +175,12 @@ func (p *plan) histogramTop(sc *scratch, a *accumulator, ovc []cand) {
 	}
 	ends := hist.runs(sc.ends[:0])
 	sc.ends = ends[:0]
-	// Sort each bucket's run; of the last, which may be long and keep
-	// few, only the best that appendSorted keeps.
-	start := 0
+	start := uint32(0)
 	for _, end := range ends {
-		if run := h.h[start:end]; len(run) > 1 {
-			h.sortBest(run, h.k-start)
+		if end-start > 1 {
+			h.sort(h.h[start:end])
 		}
-		start = int(end)
+		start = end
 	}
 	h.sorted = true
 	hist.reset()
