@@ -36,8 +36,8 @@ func (c scorer) String() string {
 // choice is a scorer with what choosing it computed.
 type choice struct {
 	scorer scorer
-	li     int       // impactScorer: the long list's index in p.qt
-	walk   *maxScore // prunedScorer: the walk, set up
+	li     int      // impactScorer: the long list's index in p.qt
+	walk   maxScore // prunedScorer: the walk, set up
 }
 
 // impactMin is the shortest list that gets an impact order.
@@ -126,20 +126,20 @@ func (s *Snapshot) useImpact(p *plan, q TopQuery) (li, others int, ok bool) {
 // up: a limit, at most 64 terms, enough postings (pruneMin per result,
 // minPrunePostings in all) and a walk that reads at most 1/pruneRatio of
 // them; PruneAlways drops the last two conditions.
-func (s *Snapshot) usePruning(p *plan, q TopQuery) (*maxScore, bool) {
+func (s *Snapshot) usePruning(p *plan, q TopQuery) (maxScore, bool) {
 	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) == 0 {
-		return nil, false
+		return maxScore{}, false
 	}
 	total := 0
 	for _, t := range p.qt {
 		total += len(t.list.docs)
 	}
 	if (total < pruneMin*q.Limit || total < minPrunePostings) && q.Pruning != PruneAlways {
-		return nil, false
+		return maxScore{}, false
 	}
 	w := newMaxScore(p, q.Limit)
 	if w.estimate()*pruneRatio > total && q.Pruning != PruneAlways {
-		return nil, false
+		return maxScore{}, false
 	}
 	return w, true
 }

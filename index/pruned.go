@@ -36,9 +36,9 @@ type maxScore struct {
 // newMaxScore sets up the pruned walk of p: the terms' bounds, their
 // order, and the start threshold of a top k, which decides the lists
 // walked.
-func newMaxScore(p *plan, k int) *maxScore {
+func newMaxScore(p *plan, k int) maxScore {
 	p.withBounds()
-	w := &maxScore{plan: p, qs: byBound(p)}
+	w := maxScore{plan: p, qs: byBound(p)}
 	w.pre = prefixBounds(w.qs)
 	w.raise(w.startThreshold(k))
 	return w
