@@ -190,7 +190,7 @@ type segment struct {
 	dateKind []uint8
 	dated    byDate
 	// bounds and blocks are the score bounds of the pruned search
-	// (search.go), by term and by block of blockSize postings, for the
+	// (bounds.go), by term and by block of blockSize postings, for the
 	// terms in longIDs (sorted), whose lists are longer than one block.
 	longIDs []uint32
 	bounds  []termBound
@@ -474,7 +474,7 @@ func (s *Snapshot) Score(terms []string, fn func(d *Doc, score float64)) {
 	if p == nil {
 		return
 	}
-	_ = s.exhaustive(p, nil, nil, func(ord uint32, score float64, _ uint64) { fn(s.Doc(int(ord)), score) })
+	_ = p.exhaustive(func(ord uint32, score float64, _ uint64) { fn(s.Doc(int(ord)), score) })
 }
 
 // Search returns the top limit documents by BM25 score for the distinct

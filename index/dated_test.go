@@ -112,17 +112,16 @@ func checkWithin(t *testing.T, s *Snapshot, r *rand.Rand, label string) {
 					}
 				}
 				// The document-by-document scorer on any set.
-				ts := topPool.Get().(*topScratch)
-				p := s.planIn(ts, terms)
+				p := planPool.Get().(*plan)
 				var got []Scored
-				if p != nil {
-					h := hitHeap{s: s, k: k, within: w}
-					if err := s.scoreEach(p, w, &h, nil); err != nil {
+				if s.planIn(p, terms) != nil {
+					p.h.k, p.h.within = k, w
+					if err := s.scoreEach(p, w, &p.h, nil); err != nil {
 						t.Fatal(err)
 					}
-					got = h.appendSorted(nil)
+					got = p.h.appendSorted(nil)
 				}
-				ts.release()
+				p.release()
 				if !slices.Equal(got, want) {
 					t.Fatalf("%s %q k %d scoreEach: %v, want %v", label, q, k, names(got), names(want))
 				}

@@ -46,10 +46,18 @@
 // (AppendTop and AppendMatchedWords write their answers into the caller's
 // buffers).
 //
-// Top picks one of several scorers per query (search.go, impact.go): the
-// impact path for one long list with short others, the pruned MaxScore
-// walk with block-max skipping, a single-list loop, or the exhaustive
-// term-at-a-time accumulator. Every one sums a document's weights in term
+// Top plans a query (plan.go: idf, posting lists, overlay hits; the plan
+// is also the query's state, and the scorers are its methods) and picks
+// one of five scorers for its shape in one function, choose (choose.go,
+// whose table tests pin the scorer of each shape): the documents of a
+// narrow time range one by one (within.go; TopQuery.Within, built by
+// Snapshot.In from the documents' dates, dated.go), the impact path for
+// one long list with short others (impact.go), the pruned MaxScore walk
+// with block-max skipping (pruned.go), a single-list loop (onelist.go),
+// or the exhaustive term-at-a-time accumulator (exhaustive.go). They keep
+// their top k in one heap (heap.go), which admits only a range's
+// documents when there is one, also finds their thresholds
+// and sorts the answer. Every one sums a document's weights in term
 // order from 0, so they agree to the bit; TopQuery.Pruning = PruneNever
 // forces the accumulator, the reference the equivalence tests compare
 // against. Equal scores rank by category, then name: a base segment keeps

@@ -50,7 +50,7 @@ func (s *Snapshot) scoreEach(p *plan, w *Set, h *hitHeap, done <-chan struct{}) 
 	if w.Len() == 0 {
 		return nil
 	}
-	s.overlayScores(p, func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
+	p.overlayScores(func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
 	nb := uint32(len(s.base.docs))
 	docs := make([]uint32, 0, w.Len())
 	w.each(func(d uint32) {

@@ -1,0 +1,154 @@
+package index
+
+// choose is the one place that decides which scorer answers a query; its
+// table test (choose_test.go) pins the scorer of each query shape. The
+// answer does not depend on the choice, only the time does.
+
+// scorer names the algorithm that answers a query.
+type scorer int
+
+const (
+	// exhaustiveScorer scores every posting, term at a time
+	// (exhaustive.go): no limit, PruneNever, more than 64 terms, too few
+	// postings for another to pay, or pruning would read most of them.
+	exhaustiveScorer scorer = iota
+	// oneListScorer is one base list scored in a loop (onelist.go).
+	oneListScorer
+	// prunedScorer is the MaxScore walk with block bounds (pruned.go).
+	prunedScorer
+	// impactScorer is one long list read in impact order, with short
+	// others (impact.go).
+	impactScorer
+	// eachScorer scores the documents of a narrow TopQuery.Within one by
+	// one, each list searched forward (within.go).
+	eachScorer
+)
+
+func (c scorer) String() string {
+	switch c {
+	case oneListScorer:
+		return "one-list"
+	case prunedScorer:
+		return "pruned"
+	case impactScorer:
+		return "impact"
+	case eachScorer:
+		return "each"
+	}
+	return "exhaustive"
+}
+
+// choice is a scorer with what choosing it computed.
+type choice struct {
+	scorer scorer
+	li     int      // impactScorer: the long list's index in p.qt
+	walk   maxScore // prunedScorer: the walk, set up
+}
+
+// impactMin is the shortest list that gets an impact order.
+const impactMin = 1 << 10
+
+// impactShare: the impact path is taken when the other lists hold at most
+// 1/impactShare of the long list's postings.
+const impactShare = 8
+
+// impactFirst: with at most this many postings in the short lists (plus
+// 4k), the impact path is taken without asking whether the pruned scorer
+// would read less; above it, when pruning applies, it reads less (its
+// walk skips the short lists too once their bounds fall below the
+// threshold, where the impact path scores every one of their documents).
+const impactFirst = 512
+
+// pruneMin is the least number of postings, per result asked for, below
+// which the exhaustive scorer is used without looking further.
+const pruneMin = 16
+
+// minPrunePostings: below this many postings the exhaustive scorer takes
+// a few microseconds, less than the pruned scorer's set-up pays back
+// (BenchmarkSearchPruning at 1k entries).
+const minPrunePostings = 1 << 11
+
+// pruneRatio: the pruned scorer runs only when the lists it must walk
+// (the essential ones under the start threshold) hold at most 1/pruneRatio
+// of the query's postings. A candidate costs the pruned scorer several
+// times what a posting costs the exhaustive one (cursor minimum, probes
+// into the other lists), so it pays only when it skips most postings
+// (measured with BenchmarkSearchPruning and BenchmarkSharedSetsRetrieve
+// in bench: at k = 100 over 5k documents, common words decide the tail of
+// the top k and cannot be skipped).
+const pruneRatio = 4
+
+// choose picks the scorer of q on plan p, in this order: the set's
+// documents one by one when q.Within is narrow enough; the impact
+// scorer when one list is long, the others short and few; the pruned
+// walk when it would skip most postings; the impact scorer when one list
+// is long and the others short; the one-list loop for a single list; the
+// exhaustive scorer otherwise. Choosing the pruned walk sets it up (its
+// start threshold decides whether it pays).
+func (s *Snapshot) choose(p *plan, q TopQuery) choice {
+	if q.Within != nil && !q.Within.all && (q.Within.Len() == 0 || s.scoreEachPays(p, q.Within)) {
+		return choice{scorer: eachScorer}
+	}
+	li, others, impact := s.useImpact(p, q)
+	if impact && others <= impactFirst+4*q.Limit {
+		return choice{scorer: impactScorer, li: li}
+	}
+	if w, ok := s.usePruning(p, q); ok {
+		return choice{scorer: prunedScorer, walk: w}
+	}
+	if impact {
+		return choice{scorer: impactScorer, li: li}
+	}
+	if len(p.qt) == 1 && q.Limit > 0 && q.Pruning != PruneNever {
+		return choice{scorer: oneListScorer}
+	}
+	return choice{scorer: exhaustiveScorer}
+}
+
+// useImpact reports whether the impact path can answer q, which of the
+// plan's terms is the long one, and how many postings the others hold:
+// a limit, at most 64 terms, one list of at least impactMin postings
+// holding impactShare times the others', whose impact order the cache
+// budget allows (cachebudget.go).
+func (s *Snapshot) useImpact(p *plan, q TopQuery) (li, others int, ok bool) {
+	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) == 0 {
+		return 0, 0, false
+	}
+	li = -1
+	for j, t := range p.qt {
+		if len(t.list.docs) >= impactMin && (li < 0 || len(t.list.docs) > len(p.qt[li].list.docs)) {
+			if li >= 0 {
+				others += len(p.qt[li].list.docs)
+			}
+			li = j
+			continue
+		}
+		others += len(t.list.docs)
+	}
+	if li < 0 || others*impactShare > len(p.qt[li].list.docs) || !s.base.impactReady(p.qt[li].id) {
+		return 0, 0, false
+	}
+	return li, others, true
+}
+
+// usePruning reports whether the pruned walk answers q, and returns it set
+// up: a limit, at most 64 terms, enough postings (pruneMin per result,
+// minPrunePostings in all) and a walk that reads at most 1/pruneRatio of
+// them; PruneAlways drops the last two conditions.
+func (s *Snapshot) usePruning(p *plan, q TopQuery) (maxScore, bool) {
+	if q.Pruning == PruneNever || q.Limit <= 0 || len(q.Terms) > 64 || len(p.qt) == 0 {
+		return maxScore{}, false
+	}
+	total := 0
+	for _, t := range p.qt {
+		total += len(t.list.docs)
+	}
+	if (total < pruneMin*q.Limit || total < minPrunePostings) && q.Pruning != PruneAlways {
+		return maxScore{}, false
+	}
+	w := newMaxScore(p, q.Limit)
+	if w.estimate()*pruneRatio > total && q.Pruning != PruneAlways {
+		return maxScore{}, false
+	}
+	return w, true
+}

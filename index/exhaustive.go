@@ -1,0 +1,263 @@
+package index
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// The exhaustive scorer: every posting of every term, term at a time,
+// into a dense accumulator over the base documents. The other scorers
+// give its answer, bit for bit; TopQuery.Pruning = PruneNever forces it,
+// and Score (every match, no top k) uses it.
+
+// scratch is a dense score accumulator reused across queries.
+type scratch struct {
+	scores  []float64
+	masks   []uint64
+	touched []uint32
+	kth     []cand    // kthLargest's heap
+	ovc     []cand    // the overlay's candidates
+	hist    histogram // of the exhaustive top k's scores
+	ends    []uint32  // the histogram's runs
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// scratch takes an accumulator from the pool with room for every base
+// document, and returns it with their number; the caller puts it back.
+func (s *Snapshot) scratch() (*scratch, int) {
+	sc := scratchPool.Get().(*scratch)
+	nb := len(s.base.docs)
+	if cap(sc.scores) < nb {
+		sc.scores = make([]float64, nb)
+		sc.masks = make([]uint64, nb)
+	}
+	return sc, nb
+}
+
+// accumulator is the exhaustive scorer's sums: scores and masks by base
+// document, the documents touched, and top, the highest sum so far
+// (scores only grow, so it is the highest any document reached, dead ones
+// included: an upper bound).
+type accumulator struct {
+	scores  []float64
+	masks   []uint64
+	lens    []uint32
+	touched []uint32
+	top     float64
+	c0, c1  float64
+}
+
+// exhaustive scores every posting, term at a time, and offers every
+// document with a score > 0 to the plan's heap, or when fn is not nil
+// calls fn for each instead (base documents first, in no particular
+// order, then overlay documents).
+func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error {
+	s := p.s
+	sc, nb := s.scratch()
+	defer scratchPool.Put(sc)
+	a := accumulator{scores: sc.scores[:nb], masks: sc.masks[:nb], lens: s.base.lens,
+		touched: sc.touched[:0], c0: p.c0, c1: p.c1}
+	var err error
+	work := checkEvery // look at done before the first list
+	for _, q := range p.qt {
+		var bit uint64
+		if q.ti < 64 {
+			bit = 1 << q.ti
+		}
+		if work += len(q.list.docs); work >= checkEvery {
+			work = 0
+			if canceled(p.done) {
+				err = ErrCanceled
+				break
+			}
+		}
+		docs, tfs := q.list.docs, q.list.tfs
+		tfs = tfs[:len(docs)]
+		// Runs of plain tfs, each followed by at most one escaped. Dead
+		// documents are scored too and dropped below: a test per touched
+		// document, not one per posting.
+		for lo := 0; lo < len(docs); {
+			hi := q.list.plainEnd(lo)
+			a.add(docs[lo:hi], tfs[lo:hi], q.idf, bit)
+			if hi < len(docs) {
+				a.addOne(docs[hi], q.list.bigAt(hi), q.idf, bit)
+				hi++
+			}
+			lo = hi
+		}
+	}
+	if s.nDead > 0 {
+		a.dropDead(s)
+	}
+	touched := a.touched
+	sc.touched = touched[:0] // the buffer, for the next query
+	switch {
+	case err != nil:
+		a.reset()
+		return err
+	case fn != nil:
+		for _, i := range touched {
+			if v := a.scores[i]; v > 0 {
+				fn(i, v, a.masks[i])
+			}
+		}
+		a.reset()
+		p.overlayScores(fn)
+		return nil
+	}
+	// The overlay's documents join the base's as candidates of the top k.
+	ovc := sc.ovc[:0]
+	if len(p.ov) > 0 {
+		p.overlayScores(func(ord uint32, score float64, mask uint64) {
+			ovc = append(ovc, cand{score: score, mask: mask, ord: ord})
+		})
+	}
+	sc.ovc = ovc[:0]
+	h := &p.h
+	if h.within != nil {
+		// Only the set's documents are candidates (the histogram below
+		// must count only them).
+		a.touched, ovc = keepWithin(h.within, a.touched, ovc, a.scores, a.masks)
+		touched = a.touched
+	}
+	if h.k > 0 && len(touched)+len(ovc) > 2*h.k {
+		p.histogramTop(sc, &a, ovc)
+		return nil
+	}
+	// Into the heap without a call per document: most lose to the
+	// worst kept on the score alone.
+	scores, masks := a.scores, a.masks
+	for _, i := range touched {
+		if v := scores[i]; v > 0 && (h.k <= 0 || len(h.h) < h.k || v >= h.h[0].score) {
+			h.push(i, v, masks[i])
+		}
+		scores[i], masks[i] = 0, 0
+	}
+	for _, c := range ovc {
+		h.push(c.ord, c.score, c.mask)
+	}
+	return nil
+}
+
+// histogramTop puts the top k of the accumulated documents and the
+// overlay's candidates into the heap's room, best first, without a heap:
+// it keeps the documents whose score falls in the histogram buckets that
+// hold the k best (bucketing is monotone in the score, so a document left
+// out has k documents scoring strictly more), placed bucket by bucket and
+// sorted within each; appendSorted keeps k. It empties the accumulator.
+func (p *plan) histogramTop(sc *scratch, a *accumulator, ovc []cand) {
+	h := &p.h
+	scores, masks, touched := a.scores, a.masks, a.touched
+	hi := a.top
+	for _, c := range ovc {
+		hi = max(hi, c.score)
+	}
+	scale := float64(histBuckets-1) / hi
+	hist := &sc.hist
+	for _, i := range touched {
+		hist.add(int(scores[i] * scale))
+	}
+	for _, c := range ovc {
+		hist.add(int(c.score * scale))
+	}
+	b, n := hist.cut(h.k)
+	// Each kept document goes straight to its bucket's place, best
+	// bucket first (a counting sort): only documents sharing a
+	// bucket are left to order.
+	hist.place()
+	h.h = slices.Grow(h.h[:0], n)[:n]
+	for _, i := range touched {
+		if bk := int(scores[i] * scale); bk >= b {
+			h.h[hist.slot(bk)] = cand{score: scores[i], mask: masks[i], ord: i}
+		}
+		scores[i], masks[i] = 0, 0
+	}
+	for _, c := range ovc {
+		if bk := int(c.score * scale); bk >= b {
+			h.h[hist.slot(bk)] = c
+		}
+	}
+	ends := hist.runs(sc.ends[:0])
+	sc.ends = ends[:0]
+	start := uint32(0)
+	for _, end := range ends {
+		if end-start > 1 {
+			h.sort(h.h[start:end])
+		}
+		start = end
+	}
+	h.sorted = true
+	hist.reset()
+}
+
+// add adds the weights of the postings docs, tfs (plain tfs, no
+// tfEscape) to the scores, sets bit in the masks and records the
+// documents it touches first. The loop works on locals and makes no
+// call (touched grows before it), so that the compiler keeps its values
+// in registers.
+func (a *accumulator) add(docs []uint32, tfs []uint8, idf float64, bit uint64) {
+	tfs = tfs[:len(docs)]
+	scores := a.scores
+	masks, lens := a.masks[:len(scores)], a.lens[:len(scores)] // one length to check
+	c0, c1, hi := a.c0, a.c1, a.top
+	n := len(a.touched)
+	touched := slices.Grow(a.touched, len(docs))
+	out := touched[:cap(touched)]
+	for i, d := range docs {
+		v := weight(idf, float64(tfs[i]), c0, c1, lens[d])
+		old := scores[d]
+		// Branch-free: whether a document was touched before is a coin
+		// toss the branch predictor loses. Scores are never -0.
+		out[n] = d
+		if math.Float64bits(old) == 0 {
+			n++
+		}
+		v += old
+		scores[d] = v
+		if v > hi { // rarely true: a predicted branch, not a dependency chain
+			hi = v
+		}
+		masks[d] |= bit
+	}
+	a.touched, a.top = out[:n], hi
+}
+
+// addOne adds the weight of one posting (an escaped tf).
+func (a *accumulator) addOne(d, tf uint32, idf float64, bit uint64) {
+	v := weight(idf, float64(tf), a.c0, a.c1, a.lens[d])
+	if a.scores[d] == 0 {
+		a.touched = append(a.touched, d)
+	}
+	a.scores[d] += v
+	a.top = max(a.top, a.scores[d])
+	a.masks[d] |= bit
+}
+
+// dropDead takes the dead documents out of the accumulator, and top over
+// the live ones: a dead high scorer would crowd the live into low
+// histogram buckets.
+func (a *accumulator) dropDead(s *Snapshot) {
+	n := 0
+	top := 0.0
+	for _, d := range a.touched {
+		if s.isDead(d) {
+			a.scores[d], a.masks[d] = 0, 0
+			continue
+		}
+		if v := a.scores[d]; v > top { // not max: see add
+			top = v
+		}
+		a.touched[n] = d
+		n++
+	}
+	a.touched, a.top = a.touched[:n], top
+}
+
+// reset zeroes the scores and masks of the documents touched.
+func (a *accumulator) reset() {
+	for _, i := range a.touched {
+		a.scores[i], a.masks[i] = 0, 0
+	}
+}
