@@ -1,7 +1,8 @@
 // Package render writes recall's answers as text for people, exactly as
 // the recall command prints them: a retrieve result with the evidence of
 // each item (WriteResult), counted nouns (Plural), and optional terminal
-// emphasis (Style).
+// emphasis (Style); listings as `recall ls` prints them (WriteLong,
+// WriteItems).
 //
 // Everything stored that reaches the output (names, tags, content, matched
 // terms) goes through service.Visible, so that a control character in a

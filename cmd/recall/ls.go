@@ -4,13 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
@@ -123,7 +122,7 @@ func (o *lsOptions) write(entries []store.Entry) error {
 		}
 		return service.WriteJSON(o.app.stdout, items, "  ")
 	case o.long:
-		return writeLong(o.app.stdout, entries)
+		return render.WriteLong(o.app.stdout, entries)
 	default:
 		for _, e := range entries {
 			if _, err := fmt.Fprintln(o.app.stdout, e.Key()); err != nil {
@@ -132,23 +131,6 @@ func (o *lsOptions) write(entries []store.Entry) error {
 		}
 		return nil
 	}
-}
-
-func writeLong(w io.Writer, entries []store.Entry) error {
-	for _, e := range entries {
-		updated := "-"
-		if !e.Meta.Updated.IsZero() {
-			updated = e.Meta.Updated.UTC().Format(time.DateOnly)
-		}
-		tags := visible(strings.Join(e.Meta.Tags, ","))
-		if tags == "" {
-			tags = "-"
-		}
-		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", e.Key(), service.TokensEst(e), updated, tags); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // page prints one page of the list through the service, and on stderr how
@@ -164,24 +146,7 @@ func (o *lsOptions) page(ctx context.Context, category string) error {
 		case o.json:
 			err = service.WriteJSON(w, p.Entries, "  ")
 		default:
-			for _, it := range p.Entries {
-				key := store.Key{Category: it.Category, Name: it.Name}.String()
-				if !o.long {
-					_, err = fmt.Fprintln(w, key)
-				} else {
-					updated, tags := "-", "-"
-					if u, ok := it.Meta[service.MetaUpdated].(string); ok && len(u) >= 10 {
-						updated = u[:10]
-					}
-					if t, ok := it.Meta[service.MetaTags].([]string); ok && len(t) > 0 {
-						tags = visible(strings.Join(t, ","))
-					}
-					_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s\n", key, it.TokensEst, updated, tags)
-				}
-				if err != nil {
-					break
-				}
-			}
+			err = render.WriteItems(w, p.Entries, o.long)
 		}
 		if err != nil {
 			return err

@@ -142,7 +142,3 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		return render.WriteResult(o.app.stdout, res, req.Budget, o.explain, render.Style{Color: o.app.color()})
 	})
 }
-
-// visible escapes control characters, so that stored text (an ESC sequence
-// in a hand-edited file, say) cannot drive the terminal (service.Visible).
-func visible(s string) string { return service.Visible(s) }
