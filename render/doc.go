@@ -2,7 +2,7 @@
 // the recall command prints them: a retrieve result with the evidence of
 // each item (WriteResult), counted nouns (Plural), and optional terminal
 // emphasis (Style); listings as `recall ls` prints them (WriteLong,
-// WriteItems).
+// WriteItems); the summary of an import (WriteImportReport).
 //
 // Everything stored that reaches the output (names, tags, content, matched
 // terms) goes through service.Visible, so that a control character in a

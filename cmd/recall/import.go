@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/store"
 )
 
@@ -126,11 +127,11 @@ func (o *importOptions) run(ctx context.Context, path string) error {
 			return err // the store cannot be opened (locked, say): no counts to report
 		}
 		if err != nil {
-			o.report(plan, rep)
+			render.WriteImportReport(o.app.stderr, plan, rep)
 			return err
 		}
 	}
-	o.report(plan, rep)
+	render.WriteImportReport(o.app.stderr, plan, rep)
 	if skipped := len(plan.Skipped) + len(rep.Rejected); rep.Imported()+rep.Unchanged == 0 && skipped > 0 {
 		return fmt.Errorf("import: nothing imported, all %s skipped", plural(skipped, "item was", "items were"))
 	}
@@ -224,20 +225,4 @@ func (o *importOptions) write(ctx context.Context, st store.Store, plan *importe
 		}
 	}
 	return plan.Write(ctx, st, opts)
-}
-
-// report prints what was skipped, then the summary.
-func (o *importOptions) report(plan *importer.Plan, rep importer.Report) {
-	w := o.app.stderr
-	for _, s := range plan.Skipped {
-		fmt.Fprintf(w, "skipped %s\n", s)
-	}
-	for _, s := range rep.Rejected {
-		fmt.Fprintf(w, "skipped %s\n", s)
-	}
-	fmt.Fprintf(w, "imported %d, unchanged %d, skipped %d", rep.Imported(), rep.Unchanged, len(plan.Skipped)+len(rep.Rejected))
-	if ig := plan.Ignored; ig.Total() > 0 {
-		fmt.Fprintf(w, ", ignored %d (%s)", ig.Total(), ig)
-	}
-	fmt.Fprintln(w)
 }
