@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/bench"
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/index/gse"
+	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/retrieve"
 )
 
@@ -171,10 +171,15 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 		}
 		datasets = append(datasets, ds)
 	}
-	bars := &benchProgress{w: o.app.stderr}
-	cfg := bench.Config{Modes: modes, Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, Progress: bars.update}
+	// One bar per phase (loading msmarco in bm25, timing its queries,
+	// ...), on a terminal only.
+	bars := &progress.Phases{W: o.app.stderr}
+	update := func(p bench.Progress) {
+		bars.Update(fmt.Sprintf("%s %s %s", p.Dataset, p.Mode, p.Phase), p.Done, p.Total)
+	}
+	cfg := bench.Config{Modes: modes, Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, Progress: update}
 	rep, err := bench.Run(cmd.Context(), cfg, datasets)
-	bars.finish()
+	bars.Finish()
 	if err != nil {
 		return err
 	}
@@ -189,33 +194,6 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 		}
 	}
 	return rep.WriteTable(o.app.stdout)
-}
-
-// benchProgress shows one bar per phase (loading msmarco in bm25, timing
-// its queries, ...) while the bench runs, on a terminal only.
-type benchProgress struct {
-	w   io.Writer
-	bar *progressbar.ProgressBar
-	key bench.Progress // the phase the bar shows; Done unused
-}
-
-func (b *benchProgress) update(p bench.Progress) {
-	key := bench.Progress{Dataset: p.Dataset, Mode: p.Mode, Phase: p.Phase, Total: p.Total}
-	if b.bar == nil || key != b.key {
-		b.finish()
-		b.key = key
-		b.bar = newBar(b.w, p.Total, fmt.Sprintf("%s %s %s", p.Dataset, p.Mode, p.Phase))
-	}
-	if b.bar != nil {
-		_ = b.bar.Set(p.Done)
-	}
-}
-
-func (b *benchProgress) finish() {
-	if b.bar != nil {
-		_ = b.bar.Finish()
-		b.bar = nil
-	}
 }
 
 // writeReport renders a whole report before touching the file, so that a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/store"
 )
 
@@ -82,7 +83,7 @@ func (o *embedOptions) run(cmd *cobra.Command) error {
 			texts = append(texts, index.EntryText(e.Name, e.Content))
 		}
 		c := cache.New(emb, be, cache.Options{BatchSize: o.batch, Concurrency: o.concurrency})
-		bar := newBar(o.app.stderr, len(texts), "embedding")
+		bar := progress.New(o.app.stderr, len(texts), "embedding")
 		start := time.Now()
 		stats, err := c.Sync(ctx, texts, func(done, total int) {
 			if bar != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/store"
 )
@@ -219,7 +220,7 @@ func (o *importOptions) checkNotStore(vault string) error {
 func (o *importOptions) write(ctx context.Context, st store.Store, plan *importer.Plan) (importer.Report, error) {
 	var opts importer.WriteOptions
 	if n := len(plan.Items); n > progressThreshold {
-		if bar := newBar(o.app.stderr, n, "importing"); bar != nil {
+		if bar := progress.New(o.app.stderr, n, "importing"); bar != nil {
 			defer func() { _ = bar.Finish() }()
 			opts.Progress = func(done, _ int) { _ = bar.Set(done) }
 		}

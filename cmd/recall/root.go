@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/recallhq/recall/buildinfo"
+	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 )
@@ -159,12 +159,9 @@ func rangeArgs(min, max int, usage string) cobra.PositionalArgs {
 // plural writes a count with its noun (render.Plural).
 func plural(n int, one, many string) string { return render.Plural(n, one, many) }
 
-// isTerminal reports whether a stream is an interactive terminal. Buffers
-// (tests) and pipes are not.
-func isTerminal(stream any) bool {
-	f, ok := stream.(interface{ Fd() uintptr })
-	return ok && term.IsTerminal(int(f.Fd()))
-}
+// isTerminal reports whether a stream is an interactive terminal
+// (progress.IsTerminal).
+func isTerminal(stream any) bool { return progress.IsTerminal(stream) }
 
 // color reports whether human output may use ANSI colour: only on a
 // terminal, and never when NO_COLOR is set (https://no-color.org) or the
