@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -184,27 +181,14 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 		return err
 	}
 	if o.jsonPath != "" {
-		if err := writeReport(o.jsonPath, rep.WriteJSON); err != nil {
+		if err := bench.WriteFile(o.jsonPath, rep.WriteJSON); err != nil {
 			return err
 		}
 	}
 	if o.svgPath != "" {
-		if err := writeReport(o.svgPath, rep.WriteSVG); err != nil {
+		if err := bench.WriteFile(o.svgPath, rep.WriteSVG); err != nil {
 			return err
 		}
 	}
 	return rep.WriteTable(o.app.stdout)
-}
-
-// writeReport renders a whole report before touching the file, so that a
-// failure never leaves half a file behind.
-func writeReport(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
