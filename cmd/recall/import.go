@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -141,64 +137,22 @@ func (o *importOptions) run(ctx context.Context, path string) error {
 
 // read turns PATH into a plan.
 func (o *importOptions) read(ctx context.Context, path string) (*importer.Plan, error) {
+	opts := importer.PathOptions{Format: importer.Format(o.format), RootCategory: o.category}
+	if o.categorySet {
+		opts.Category = o.category
+	}
 	if path == "-" {
 		if o.app.stdin == nil {
 			return nil, errors.New("import -: no stdin")
 		}
-		return o.readFile(ctx, o.app.stdin, "stdin", true)
+		return importer.ReadInput(ctx, o.app.stdin, "stdin", true, opts)
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	if info.IsDir() {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		if err := o.checkNotStore(path); err != nil {
 			return nil, err
 		}
-		plan, err := importer.ReadVault(ctx, path, importer.VaultOptions{RootCategory: o.category})
-		if err != nil {
-			return nil, fmt.Errorf("import: %w", err)
-		}
-		return plan, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	defer f.Close()
-	ext := strings.ToLower(filepath.Ext(path))
-	return o.readFile(ctx, f, path, ext == ".jsonl" || ext == ".ndjson")
-}
-
-// readFile reads a file in the format --format names, else the one its
-// content shows. A .jsonl file (or stdin) is recall's JSONL unless its
-// content is another tool's JSON lines, so that a file whose first line
-// is broken is still read line by line, each bad line reported.
-func (o *importOptions) readFile(ctx context.Context, r io.Reader, name string, jsonl bool) (*importer.Plan, error) {
-	opts := importer.FileOptions{Format: importer.Format(o.format)}
-	if o.categorySet {
-		opts.Category = o.category
-	}
-	br := bufio.NewReaderSize(r, 1<<20)
-	if opts.Format == "" {
-		head, _ := br.Peek(br.Size())
-		f, err := importer.DetectFormat(head)
-		switch {
-		case jsonl && f != importer.FormatMCPMemory:
-			opts.Format = importer.FormatJSONL
-		case err != nil && len(bytes.TrimSpace(head)) == 0:
-			opts.Format = importer.FormatJSONL // an empty file holds nothing to import
-		case err != nil:
-			return nil, fmt.Errorf("import %s: not a folder or a .jsonl file, nor a file of another tool that recall reads: %w", name, err)
-		default:
-			opts.Format = f
-		}
-	}
-	plan, _, err := importer.ReadFile(ctx, br, name, opts)
-	if err != nil {
-		return nil, fmt.Errorf("import %w", err)
-	}
-	return plan, nil
+	return importer.ReadPath(ctx, path, opts)
 }
 
 // checkNotStore refuses to import an fs store into itself, which would
