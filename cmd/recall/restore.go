@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/backup"
-	"github.com/recallhq/recall/importer"
 	"github.com/recallhq/recall/store"
 )
 
@@ -83,22 +82,11 @@ func (o *restoreOptions) open(ctx context.Context, src string) (iter.Seq2[store.
 			return nil, nil, fmt.Errorf("restore: %w", err)
 		}
 		defer f.Close()
-		plan, err := importer.ReadJSONL(ctx, f, src)
+		entries, err := backup.ReadJSONL(ctx, f, src)
 		if err != nil {
 			return nil, nil, fmt.Errorf("restore %w", err)
 		}
-		return func(yield func(store.Entry, error) bool) {
-			for _, s := range plan.Skipped {
-				if !yield(store.Entry{}, fmt.Errorf("%s", s)) {
-					return
-				}
-			}
-			for _, it := range plan.Items {
-				if !yield(it.Entry, nil) {
-					return
-				}
-			}
-		}, func() {}, nil
+		return entries, func() {}, nil
 	}
 	if loc, err := o.app.storeLocation(); err == nil && loc == src {
 		return nil, nil, fmt.Errorf("restore %s: that is the store itself", src)
