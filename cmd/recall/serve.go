@@ -113,7 +113,7 @@ up to 10 s), and every write that was answered is on disk.`,
 			if err != nil {
 				return usagef(cmd, "--addr %q is not a HOST:PORT address (for example 127.0.0.1:7411 or :7411): %v", o.addr, strings.TrimPrefix(err.Error(), "address "+o.addr+": "))
 			}
-			if !isLoopback(host) && o.token == "" {
+			if !httpapi.IsLoopback(host) && o.token == "" {
 				return usagef(cmd, "--addr %s is not a loopback address: set a bearer token with --token or $RECALL_TOKEN", o.addr)
 			}
 			for _, h := range o.allowHosts {
@@ -133,16 +133,6 @@ up to 10 s), and every write that was answered is on disk.`,
 	f.BoolVar(&o.create, "create", false, "create the store when it does not exist (without it, a missing store is an error, as for read commands)")
 	o.engine.register(cmd)
 	return cmd
-}
-
-// isLoopback reports whether a listen host only listens on this machine.
-// An empty host (":7411") means every interface.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func (o *serveOptions) run(ctx context.Context) error {
