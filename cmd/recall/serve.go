@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,12 +16,7 @@ import (
 	"github.com/recallhq/recall/web"
 )
 
-const (
-	defaultServeAddr = "127.0.0.1:7411"
-	// shutdownTimeout is how long a stopping server waits for requests in
-	// flight before it gives up on them.
-	shutdownTimeout = 10 * time.Second
-)
+const defaultServeAddr = "127.0.0.1:7411"
 
 type serveOptions struct {
 	app        *app
@@ -160,13 +153,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           web.Page(h, web.Options{Embedder: m.EmbeddingModel(), Alpha: o.engine.embedder.alpha}),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          logger,
-	}
+	page := web.Page(h, web.Options{Embedder: m.EmbeddingModel(), Alpha: o.engine.embedder.alpha})
 	logger.Printf("listening on http://%s, serving %s", ln.Addr(), desc)
 	if err := m.Start(ctx); err != nil {
 		ln.Close()
@@ -174,22 +161,9 @@ func (o *serveOptions) run(ctx context.Context) error {
 	}
 	defer m.Close()
 
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	select {
-	case err := <-served:
+	if err := httpapi.Serve(ctx, ln, page, logger); err != nil {
 		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
 	}
-
-	logger.Printf("shutting down")
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		logger.Printf("requests still running after %v are cut off", shutdownTimeout)
-		srv.Close()
-	}
-	<-served
 	m.Close()
 	// Every answered write is already durable (each Put syncs before it
 	// returns); closing releases a bolt file's lock for the next process.
