@@ -111,12 +111,7 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 	}
 	names := bench.SplitList(o.modes)
 	if len(names) == 0 {
-		// gse last: its dictionary stays in memory for the rest of the
-		// process and would weigh on the modes after it.
-		names = []string{bench.ModeBM25, bench.ModeBM25GSE}
-		if emb != nil {
-			names = []string{bench.ModeBM25, bench.ModeFusion, bench.ModeBM25GSE}
-		}
+		names = bench.DefaultModes(emb != nil)
 	}
 	if slices.Contains(names, bench.ModeFusion) && emb == nil {
 		return usagef(cmd, "--mode fusion needs --embedder (hash works offline)")
@@ -129,36 +124,19 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 		}
 		analyzers = append(analyzers, an)
 	}
-	if len(analyzers) == 0 {
-		analyzers = []*index.Analyzer{index.Default()}
+	modes, err := bench.RecallModesEach(names, analyzers, bench.RecallOptions{
+		Backend: backend,
+		TempDir: o.tmp,
+		GSEDict: o.gseDict,
+		Retrieve: retrieve.Options{
+			Embedder:     emb,
+			Alpha:        o.embedder.alpha,
+			EmbedTimeout: o.embedder.timeout,
+		},
+	})
+	if err != nil {
+		return usagef(cmd, "--mode: %v", err)
 	}
-	// Each analyzer runs every mode; gse's modes come last, after every
-	// analyzer's others: its dictionary stays in memory for good.
-	var modes, gseModes []bench.Mode
-	for _, an := range analyzers {
-		ms, err := bench.RecallModes(names, bench.RecallOptions{
-			Backend: backend,
-			TempDir: o.tmp,
-			GSEDict: o.gseDict,
-			Retrieve: retrieve.Options{
-				Analyzer:     an,
-				Embedder:     emb,
-				Alpha:        o.embedder.alpha,
-				EmbedTimeout: o.embedder.timeout,
-			},
-		})
-		if err != nil {
-			return usagef(cmd, "--mode: %v", err)
-		}
-		for i, m := range ms {
-			if names[i] == bench.ModeBM25GSE {
-				gseModes = append(gseModes, m)
-			} else {
-				modes = append(modes, m)
-			}
-		}
-	}
-	modes = append(modes, gseModes...)
 
 	var datasets []*bench.Dataset
 	for _, dir := range dirs {
