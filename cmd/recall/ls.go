@@ -1,11 +1,8 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -74,27 +71,14 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 
 func (o *lsOptions) run(ctx context.Context, category string) error {
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		var (
-			entries []store.Entry
-			skipped int
-		)
+		skipped := 0
 		skip := func(err error) {
 			skipped++
 			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
 		}
-		var err error
-		if o.json || o.long {
-			err = service.EachEntry(ctx, st, func(e store.Entry) {
-				if category == "" || e.Category == category {
-					entries = append(entries, e)
-				}
-			}, skip)
-		} else {
-			// Names only: no entry is read where the store can list them.
-			err = service.EachKey(ctx, st, category, func(k store.Key) {
-				entries = append(entries, store.Entry{Category: k.Category, Name: k.Name})
-			}, skip)
-		}
+		// Names only, unless the columns need the entries: no entry is
+		// read where the store can list them.
+		entries, err := service.ListAll(ctx, st, category, o.json || o.long, skip)
 		if err != nil {
 			return err
 		}
@@ -111,14 +95,11 @@ func (o *lsOptions) run(ctx context.Context, category string) error {
 }
 
 func (o *lsOptions) write(entries []store.Entry) error {
-	slices.SortFunc(entries, func(a, b store.Entry) int {
-		return cmp.Or(strings.Compare(a.Category, b.Category), strings.Compare(a.Name, b.Name))
-	})
 	switch {
 	case o.json:
 		items := make([]service.ListItem, 0, len(entries))
 		for _, e := range entries {
-			items = append(items, service.ListItem{Category: e.Category, Name: e.Name, TokensEst: service.TokensEst(e), Meta: service.MetaObject(e.Meta)})
+			items = append(items, service.ListItemOf(e))
 		}
 		return service.WriteJSON(o.app.stdout, items, "  ")
 	case o.long:
