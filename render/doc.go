@@ -2,7 +2,9 @@
 // the recall command prints them: a retrieve result with the evidence of
 // each item (WriteResult), counted nouns (Plural), and optional terminal
 // emphasis (Style); listings as `recall ls` prints them (WriteLong,
-// WriteItems); the summary of an import (WriteImportReport).
+// WriteItems); the reports of an import (WriteImportReport), an export or
+// backup (WriteUnreadable, WriteExportSummary) and a restore
+// (WriteRestoreSummary).
 //
 // Everything stored that reaches the output (names, tags, content, matched
 // terms) goes through service.Visible, so that a control character in a
