@@ -15,7 +15,8 @@
 // WriteFolder writes the same entries as a folder store. Backup writes
 // either, or a store.Snapshotter's own consistent copy (a bolt file),
 // chosen by the destination's name (FormatFor). Restore writes a backup's
-// entries into an empty store, keeping every field.
+// entries (an opened store's All, or ReadJSONL of a JSONL backup) into
+// an empty store, keeping every field.
 //
 // Importing an export into an empty store of any backend gives an
 // identical store: the same identities, content, tags, other metadata,

@@ -9,6 +9,7 @@
 //	modes, err := bench.RecallModes([]string{bench.ModeBM25}, bench.RecallOptions{})
 //	rep, err := bench.Run(ctx, bench.Config{Modes: modes}, []*bench.Dataset{ds})
 //	rep.WriteTable(os.Stdout) // also WriteJSON, WriteSVG
+//	err = bench.WriteFile("bench.json", rep.WriteJSON) // whole or not at all
 //
 // Each mode gets a fresh Subject per dataset. A recall subject loads the
 // corpus into a new temporary store (bolt without fsync by default, or fs),

@@ -65,3 +65,41 @@ func RecallModes(names []string, opts RecallOptions) ([]Mode, error) {
 	}
 	return modes, nil
 }
+
+// DefaultModes are the modes `recall bench` runs when none are named:
+// ModeBM25 and ModeBM25GSE, with ModeFusion between them when there is an
+// embedder. gse comes last: its dictionary stays in memory for the rest
+// of the process and would weigh on the modes after it.
+func DefaultModes(embedder bool) []string {
+	if embedder {
+		return []string{ModeBM25, ModeFusion, ModeBM25GSE}
+	}
+	return []string{ModeBM25, ModeBM25GSE}
+}
+
+// RecallModesEach returns RecallModes(names) once per analyzer (each as
+// opts.Retrieve.Analyzer), in that order, except that the ModeBM25GSE
+// modes of every analyzer come after all the others: gse's dictionary
+// stays in memory for good. No analyzers means index.Default() alone.
+func RecallModesEach(names []string, analyzers []*index.Analyzer, opts RecallOptions) ([]Mode, error) {
+	if len(analyzers) == 0 {
+		analyzers = []*index.Analyzer{index.Default()}
+	}
+	var modes, gseModes []Mode
+	for _, an := range analyzers {
+		o := opts
+		o.Retrieve.Analyzer = an
+		ms, err := RecallModes(names, o)
+		if err != nil {
+			return nil, err
+		}
+		for i, m := range ms {
+			if names[i] == ModeBM25GSE {
+				gseModes = append(gseModes, m)
+			} else {
+				modes = append(modes, m)
+			}
+		}
+	}
+	return append(modes, gseModes...), nil
+}

@@ -6,6 +6,8 @@
 // Providers live in sub-packages: embed/openai speaks the OpenAI-compatible
 // /v1/embeddings API, embed/ollama speaks Ollama's /api/embed. A persistent
 // vector cache wraps any Embedder; it is defined where it is used.
+// embed/provider builds one of them (or embed/hash) from a provider name,
+// as recall's --embedder flag chooses it.
 //
 // # Basics
 //

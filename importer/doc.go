@@ -2,8 +2,9 @@
 // such as an Obsidian vault (ReadVault), JSON lines (ReadJSONL), or the
 // files of other memory tools, told by their content (ReadFile,
 // DetectFormat): the reference MCP memory server's graph, ChatGPT's and
-// Claude's conversations.json, mem0's memories. It is the library behind
-// `recall import`, usable without the CLI. It also holds recall's one
+// Claude's conversations.json, mem0's memories. ReadPath reads a folder or
+// a file as `recall import PATH` does. It is the library behind `recall
+// import`, usable without the CLI. It also holds recall's one
 // JSONL codec: ParseRecord reads a line, AppendRecord writes one, so that
 // what `recall export` writes `recall import` reads, field for field.
 //

@@ -105,6 +105,8 @@
 // load reach it through the change feed. A full build, or a start that
 // read or dropped stampedSaveAfter entries, saves a new copy.
 //
+// WithIndexCache sets Persist or Stamped, whichever copy a store keeps.
+//
 // # Time
 //
 // Every indexed entry carries its effective date (InputOf: the event date

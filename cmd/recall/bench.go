@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/bench"
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/index/gse"
+	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/retrieve"
 )
 
@@ -114,12 +111,7 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 	}
 	names := bench.SplitList(o.modes)
 	if len(names) == 0 {
-		// gse last: its dictionary stays in memory for the rest of the
-		// process and would weigh on the modes after it.
-		names = []string{bench.ModeBM25, bench.ModeBM25GSE}
-		if emb != nil {
-			names = []string{bench.ModeBM25, bench.ModeFusion, bench.ModeBM25GSE}
-		}
+		names = bench.DefaultModes(emb != nil)
 	}
 	if slices.Contains(names, bench.ModeFusion) && emb == nil {
 		return usagef(cmd, "--mode fusion needs --embedder (hash works offline)")
@@ -132,36 +124,19 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 		}
 		analyzers = append(analyzers, an)
 	}
-	if len(analyzers) == 0 {
-		analyzers = []*index.Analyzer{index.Default()}
+	modes, err := bench.RecallModesEach(names, analyzers, bench.RecallOptions{
+		Backend: backend,
+		TempDir: o.tmp,
+		GSEDict: o.gseDict,
+		Retrieve: retrieve.Options{
+			Embedder:     emb,
+			Alpha:        o.embedder.alpha,
+			EmbedTimeout: o.embedder.timeout,
+		},
+	})
+	if err != nil {
+		return usagef(cmd, "--mode: %v", err)
 	}
-	// Each analyzer runs every mode; gse's modes come last, after every
-	// analyzer's others: its dictionary stays in memory for good.
-	var modes, gseModes []bench.Mode
-	for _, an := range analyzers {
-		ms, err := bench.RecallModes(names, bench.RecallOptions{
-			Backend: backend,
-			TempDir: o.tmp,
-			GSEDict: o.gseDict,
-			Retrieve: retrieve.Options{
-				Analyzer:     an,
-				Embedder:     emb,
-				Alpha:        o.embedder.alpha,
-				EmbedTimeout: o.embedder.timeout,
-			},
-		})
-		if err != nil {
-			return usagef(cmd, "--mode: %v", err)
-		}
-		for i, m := range ms {
-			if names[i] == bench.ModeBM25GSE {
-				gseModes = append(gseModes, m)
-			} else {
-				modes = append(modes, m)
-			}
-		}
-	}
-	modes = append(modes, gseModes...)
 
 	var datasets []*bench.Dataset
 	for _, dir := range dirs {
@@ -171,62 +146,27 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 		}
 		datasets = append(datasets, ds)
 	}
-	bars := &benchProgress{w: o.app.stderr}
-	cfg := bench.Config{Modes: modes, Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, Progress: bars.update}
+	// One bar per phase (loading msmarco in bm25, timing its queries,
+	// ...), on a terminal only.
+	bars := &progress.Phases{W: o.app.stderr}
+	update := func(p bench.Progress) {
+		bars.Update(fmt.Sprintf("%s %s %s", p.Dataset, p.Mode, p.Phase), p.Done, p.Total)
+	}
+	cfg := bench.Config{Modes: modes, Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, Progress: update}
 	rep, err := bench.Run(cmd.Context(), cfg, datasets)
-	bars.finish()
+	bars.Finish()
 	if err != nil {
 		return err
 	}
 	if o.jsonPath != "" {
-		if err := writeReport(o.jsonPath, rep.WriteJSON); err != nil {
+		if err := bench.WriteFile(o.jsonPath, rep.WriteJSON); err != nil {
 			return err
 		}
 	}
 	if o.svgPath != "" {
-		if err := writeReport(o.svgPath, rep.WriteSVG); err != nil {
+		if err := bench.WriteFile(o.svgPath, rep.WriteSVG); err != nil {
 			return err
 		}
 	}
 	return rep.WriteTable(o.app.stdout)
-}
-
-// benchProgress shows one bar per phase (loading msmarco in bm25, timing
-// its queries, ...) while the bench runs, on a terminal only.
-type benchProgress struct {
-	w   io.Writer
-	bar *progressbar.ProgressBar
-	key bench.Progress // the phase the bar shows; Done unused
-}
-
-func (b *benchProgress) update(p bench.Progress) {
-	key := bench.Progress{Dataset: p.Dataset, Mode: p.Mode, Phase: p.Phase, Total: p.Total}
-	if b.bar == nil || key != b.key {
-		b.finish()
-		b.key = key
-		b.bar = newBar(b.w, p.Total, fmt.Sprintf("%s %s %s", p.Dataset, p.Mode, p.Phase))
-	}
-	if b.bar != nil {
-		_ = b.bar.Set(p.Done)
-	}
-}
-
-func (b *benchProgress) finish() {
-	if b.bar != nil {
-		_ = b.bar.Finish()
-		b.bar = nil
-	}
-}
-
-// writeReport renders a whole report before touching the file, so that a
-// failure never leaves half a file behind.
-func writeReport(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

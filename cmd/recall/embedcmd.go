@@ -8,7 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/embed/cache"
-	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/progress"
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
 
@@ -67,22 +68,16 @@ func (o *embedOptions) run(cmd *cobra.Command) error {
 		if !ok {
 			return errors.New("this store cannot hold vectors")
 		}
-		var texts []string
 		skipped := 0
-		for e, err := range st.All(ctx) {
-			if err != nil {
-				if ctx.Err() != nil {
-					return err
-				}
-				fmt.Fprintf(o.app.stderr, "skipped: %v\n", err)
-				skipped++
-				continue
-			}
-			// The indexed text, exactly what retrieve looks vectors up by.
-			texts = append(texts, index.EntryText(e.Name, e.Content))
+		texts, err := service.IndexedTexts(ctx, st, func(err error) {
+			fmt.Fprintf(o.app.stderr, "skipped: %v\n", err)
+			skipped++
+		})
+		if err != nil {
+			return err
 		}
 		c := cache.New(emb, be, cache.Options{BatchSize: o.batch, Concurrency: o.concurrency})
-		bar := newBar(o.app.stderr, len(texts), "embedding")
+		bar := progress.New(o.app.stderr, len(texts), "embedding")
 		start := time.Now()
 		stats, err := c.Sync(ctx, texts, func(done, total int) {
 			if bar != nil {

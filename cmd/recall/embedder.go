@@ -1,16 +1,13 @@
 package main
 
 import (
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/embed"
 	"github.com/recallhq/recall/embed/cache"
-	"github.com/recallhq/recall/embed/hash"
-	"github.com/recallhq/recall/embed/ollama"
-	"github.com/recallhq/recall/embed/openai"
+	"github.com/recallhq/recall/embed/provider"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 )
@@ -45,38 +42,19 @@ func (f *embedderFlags) provider(a *app) string {
 	if k == "" {
 		k = a.getenv("RECALL_EMBEDDER")
 	}
-	k = strings.ToLower(strings.TrimSpace(k))
-	if k == "" {
-		k = "none"
-	}
-	return k
+	return provider.Normalize(k)
 }
 
 // build returns the configured embedder, or nil for none.
 func (f *embedderFlags) build(a *app) (embed.Embedder, error) {
-	switch p := f.provider(a); p {
-	case "none":
-		return nil, nil
-	case "hash":
-		if f.url != "" {
-			return nil, usagef(f.cmd, "--embed-url makes no sense with --embedder hash")
-		}
-		return hash.New(hash.Config{})
-	case "openai":
-		base := f.url
-		if base == "" {
-			base = a.getenv("OPENAI_BASE_URL")
-		}
-		return openai.New(openai.Config{APIKey: a.getenv("OPENAI_API_KEY"), BaseURL: base, Model: f.model})
-	case "ollama":
-		host := f.url
-		if host == "" {
-			host = a.getenv("OLLAMA_HOST")
-		}
-		return ollama.New(ollama.Config{Host: host, Model: f.model})
-	default:
+	p := f.provider(a)
+	switch {
+	case p == provider.Hash && f.url != "":
+		return nil, usagef(f.cmd, "--embed-url makes no sense with --embedder hash")
+	case !provider.Known(p):
 		return nil, usagef(f.cmd, "unknown embedder %q (want none, hash, openai or ollama)", p)
 	}
+	return provider.New(provider.Config{Provider: p, Model: f.model, URL: f.url, Getenv: a.getenv})
 }
 
 // vectorCache wraps emb with the store's persistent vector cache. A store

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/backup"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/store"
 )
 
@@ -74,13 +74,11 @@ func (o *exportOptions) run(ctx context.Context) error {
 // stderr; an unreadable entry makes the command fail after the rest was
 // written.
 func (a *app) reportExport(verb string, rep backup.Report, err error) error {
-	for _, u := range rep.Unreadable {
-		fmt.Fprintf(a.stderr, "unreadable %s\n", u)
-	}
+	render.WriteUnreadable(a.stderr, rep.Unreadable)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stderr, "%s %s\n", verb, plural(rep.Entries, "entry", "entries"))
+	render.WriteExportSummary(a.stderr, verb, rep)
 	if n := len(rep.Unreadable); n > 0 {
 		return errors.New(plural(n, "entry", "entries") + " could not be read and " + map[bool]string{true: "is", false: "are"}[n == 1] + " not in the output")
 	}

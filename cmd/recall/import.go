@@ -1,19 +1,17 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/progress"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/store"
 )
 
@@ -126,11 +124,11 @@ func (o *importOptions) run(ctx context.Context, path string) error {
 			return err // the store cannot be opened (locked, say): no counts to report
 		}
 		if err != nil {
-			o.report(plan, rep)
+			render.WriteImportReport(o.app.stderr, plan, rep)
 			return err
 		}
 	}
-	o.report(plan, rep)
+	render.WriteImportReport(o.app.stderr, plan, rep)
 	if skipped := len(plan.Skipped) + len(rep.Rejected); rep.Imported()+rep.Unchanged == 0 && skipped > 0 {
 		return fmt.Errorf("import: nothing imported, all %s skipped", plural(skipped, "item was", "items were"))
 	}
@@ -139,64 +137,22 @@ func (o *importOptions) run(ctx context.Context, path string) error {
 
 // read turns PATH into a plan.
 func (o *importOptions) read(ctx context.Context, path string) (*importer.Plan, error) {
+	opts := importer.PathOptions{Format: importer.Format(o.format), RootCategory: o.category}
+	if o.categorySet {
+		opts.Category = o.category
+	}
 	if path == "-" {
 		if o.app.stdin == nil {
 			return nil, errors.New("import -: no stdin")
 		}
-		return o.readFile(ctx, o.app.stdin, "stdin", true)
+		return importer.ReadInput(ctx, o.app.stdin, "stdin", true, opts)
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	if info.IsDir() {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		if err := o.checkNotStore(path); err != nil {
 			return nil, err
 		}
-		plan, err := importer.ReadVault(ctx, path, importer.VaultOptions{RootCategory: o.category})
-		if err != nil {
-			return nil, fmt.Errorf("import: %w", err)
-		}
-		return plan, nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("import: %w", err)
-	}
-	defer f.Close()
-	ext := strings.ToLower(filepath.Ext(path))
-	return o.readFile(ctx, f, path, ext == ".jsonl" || ext == ".ndjson")
-}
-
-// readFile reads a file in the format --format names, else the one its
-// content shows. A .jsonl file (or stdin) is recall's JSONL unless its
-// content is another tool's JSON lines, so that a file whose first line
-// is broken is still read line by line, each bad line reported.
-func (o *importOptions) readFile(ctx context.Context, r io.Reader, name string, jsonl bool) (*importer.Plan, error) {
-	opts := importer.FileOptions{Format: importer.Format(o.format)}
-	if o.categorySet {
-		opts.Category = o.category
-	}
-	br := bufio.NewReaderSize(r, 1<<20)
-	if opts.Format == "" {
-		head, _ := br.Peek(br.Size())
-		f, err := importer.DetectFormat(head)
-		switch {
-		case jsonl && f != importer.FormatMCPMemory:
-			opts.Format = importer.FormatJSONL
-		case err != nil && len(bytes.TrimSpace(head)) == 0:
-			opts.Format = importer.FormatJSONL // an empty file holds nothing to import
-		case err != nil:
-			return nil, fmt.Errorf("import %s: not a folder or a .jsonl file, nor a file of another tool that recall reads: %w", name, err)
-		default:
-			opts.Format = f
-		}
-	}
-	plan, _, err := importer.ReadFile(ctx, br, name, opts)
-	if err != nil {
-		return nil, fmt.Errorf("import %w", err)
-	}
-	return plan, nil
+	return importer.ReadPath(ctx, path, opts)
 }
 
 // checkNotStore refuses to import an fs store into itself, which would
@@ -218,26 +174,10 @@ func (o *importOptions) checkNotStore(vault string) error {
 func (o *importOptions) write(ctx context.Context, st store.Store, plan *importer.Plan) (importer.Report, error) {
 	var opts importer.WriteOptions
 	if n := len(plan.Items); n > progressThreshold {
-		if bar := newBar(o.app.stderr, n, "importing"); bar != nil {
+		if bar := progress.New(o.app.stderr, n, "importing"); bar != nil {
 			defer func() { _ = bar.Finish() }()
 			opts.Progress = func(done, _ int) { _ = bar.Set(done) }
 		}
 	}
 	return plan.Write(ctx, st, opts)
-}
-
-// report prints what was skipped, then the summary.
-func (o *importOptions) report(plan *importer.Plan, rep importer.Report) {
-	w := o.app.stderr
-	for _, s := range plan.Skipped {
-		fmt.Fprintf(w, "skipped %s\n", s)
-	}
-	for _, s := range rep.Rejected {
-		fmt.Fprintf(w, "skipped %s\n", s)
-	}
-	fmt.Fprintf(w, "imported %d, unchanged %d, skipped %d", rep.Imported(), rep.Unchanged, len(plan.Skipped)+len(rep.Rejected))
-	if ig := plan.Ignored; ig.Total() > 0 {
-		fmt.Fprintf(w, ", ignored %d (%s)", ig.Total(), ig)
-	}
-	fmt.Fprintln(w)
 }

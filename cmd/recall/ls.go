@@ -1,16 +1,13 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"io"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/timeexpr"
@@ -150,27 +147,14 @@ func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
 
 func (o *lsOptions) run(ctx context.Context, category string) error {
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		var (
-			entries []store.Entry
-			skipped int
-		)
+		skipped := 0
 		skip := func(err error) {
 			skipped++
 			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
 		}
-		var err error
-		if o.json || o.long {
-			err = service.EachEntry(ctx, st, func(e store.Entry) {
-				if category == "" || e.Category == category {
-					entries = append(entries, e)
-				}
-			}, skip)
-		} else {
-			// Names only: no entry is read where the store can list them.
-			err = service.EachKey(ctx, st, category, func(k store.Key) {
-				entries = append(entries, store.Entry{Category: k.Category, Name: k.Name})
-			}, skip)
-		}
+		// Names only, unless the columns need the entries: no entry is
+		// read where the store can list them.
+		entries, err := service.ListAll(ctx, st, category, o.json || o.long, skip)
 		if err != nil {
 			return err
 		}
@@ -187,18 +171,15 @@ func (o *lsOptions) run(ctx context.Context, category string) error {
 }
 
 func (o *lsOptions) write(entries []store.Entry) error {
-	slices.SortFunc(entries, func(a, b store.Entry) int {
-		return cmp.Or(strings.Compare(a.Category, b.Category), strings.Compare(a.Name, b.Name))
-	})
 	switch {
 	case o.json:
 		items := make([]service.ListItem, 0, len(entries))
 		for _, e := range entries {
-			items = append(items, service.ListItem{Category: e.Category, Name: e.Name, TokensEst: service.TokensEst(e), Meta: service.MetaObject(e.Meta)})
+			items = append(items, service.ListItemOf(e))
 		}
 		return service.WriteJSON(o.app.stdout, items, "  ")
 	case o.long:
-		return writeLong(o.app.stdout, entries)
+		return render.WriteLong(o.app.stdout, entries)
 	default:
 		for _, e := range entries {
 			if _, err := fmt.Fprintln(o.app.stdout, e.Key()); err != nil {
@@ -207,27 +188,6 @@ func (o *lsOptions) write(entries []store.Entry) error {
 		}
 		return nil
 	}
-}
-
-func writeLong(w io.Writer, entries []store.Entry) error {
-	for _, e := range entries {
-		updated := "-"
-		if !e.Meta.Updated.IsZero() {
-			updated = e.Meta.Updated.UTC().Format(time.DateOnly)
-		}
-		tags := visible(strings.Join(e.Meta.Tags, ","))
-		if tags == "" {
-			tags = "-"
-		}
-		date := ""
-		if !e.Meta.Date.IsZero() {
-			date = "\tdate " + store.FormatDate(e.Meta.Date)
-		}
-		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s%s\n", e.Key(), service.TokensEst(e), updated, tags, date); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // page prints one page of the list through the service, and on stderr how
@@ -243,28 +203,7 @@ func (o *lsOptions) page(ctx context.Context, category string) error {
 		case o.json:
 			err = service.WriteJSON(w, p.Entries, "  ")
 		default:
-			for _, it := range p.Entries {
-				key := store.Key{Category: it.Category, Name: it.Name}.String()
-				if !o.long {
-					_, err = fmt.Fprintln(w, key)
-				} else {
-					updated, tags := "-", "-"
-					if u, ok := it.Meta[service.MetaUpdated].(string); ok && len(u) >= 10 {
-						updated = u[:10]
-					}
-					if t, ok := it.Meta[service.MetaTags].([]string); ok && len(t) > 0 {
-						tags = visible(strings.Join(t, ","))
-					}
-					date := ""
-					if d, ok := it.Meta[service.MetaDate].(string); ok {
-						date = "\tdate " + d
-					}
-					_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s%s\n", key, it.TokensEst, updated, tags, date)
-				}
-				if err != nil {
-					break
-				}
-			}
+			err = render.WriteItems(w, p.Entries, o.long)
 		}
 		if err != nil {
 			return err

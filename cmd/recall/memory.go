@@ -44,15 +44,9 @@ func (a *app) engineOptions(st store.Store, an *analyzerFlags, emb *embedderFlag
 	if err != nil {
 		return retrieve.Options{}, err
 	}
-	opts := retrieve.Options{Analyzer: analyzer}
-	if c, ok := st.(store.IndexCache); ok {
-		// A bolt file keeps a copy of the index, so that the next command
-		// loads it instead of analysing every entry (issue 12).
-		opts.Persist = c
-	} else if c, ok := st.(store.StampedIndexCache); ok {
-		// A folder keeps one under .recall, checked file by file.
-		opts.Stamped = c
-	}
+	// The store's copy of the index, so that the next command loads it
+	// instead of analysing every entry (issue 12).
+	opts := retrieve.WithIndexCache(retrieve.Options{Analyzer: analyzer}, st)
 	return emb.engineOptions(a, st, opts)
 }
 

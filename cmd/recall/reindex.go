@@ -51,13 +51,8 @@ func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 	ctx := cmd.Context()
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
 		start := time.Now()
-		opts := retrieve.Options{Analyzer: an}
-		if c, ok := st.(store.IndexCache); ok {
-			opts.Persist = c // the next retrieve loads this build
-		} else if c, ok := st.(store.StampedIndexCache); ok {
-			opts.Stamped = c
-		}
-		eng := retrieve.New(st, opts)
+		// The next retrieve loads this build.
+		eng := retrieve.New(st, retrieve.WithIndexCache(retrieve.Options{Analyzer: an}, st))
 		defer eng.Close()
 		stats, err := eng.Rebuild(ctx)
 		took := time.Since(start)

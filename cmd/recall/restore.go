@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/backup"
-	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/store"
 )
 
@@ -54,20 +54,14 @@ func (o *restoreOptions) run(ctx context.Context, src string) error {
 	defer closeSrc()
 	return o.app.withStore(ctx, create, func(st store.Store) error {
 		rep, err := backup.Restore(ctx, entries, st, backup.RestoreOptions{Force: o.force})
-		for _, u := range rep.Unreadable {
-			fmt.Fprintf(o.app.stderr, "unreadable %s\n", u)
-		}
+		render.WriteUnreadable(o.app.stderr, rep.Unreadable)
 		if errors.Is(err, backup.ErrNotEmpty) {
 			return fmt.Errorf("%w; --force replaces what it holds with the backup", err)
 		}
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(o.app.stderr, "restored %s", plural(rep.Restored, "entry", "entries"))
-		if rep.Deleted > 0 {
-			fmt.Fprintf(o.app.stderr, ", deleted %d not in the backup", rep.Deleted)
-		}
-		fmt.Fprintln(o.app.stderr)
+		render.WriteRestoreSummary(o.app.stderr, rep)
 		if n := len(rep.Unreadable); n > 0 {
 			return fmt.Errorf("%s of the backup could not be read", plural(n, "entry", "entries"))
 		}
@@ -83,22 +77,11 @@ func (o *restoreOptions) open(ctx context.Context, src string) (iter.Seq2[store.
 			return nil, nil, fmt.Errorf("restore: %w", err)
 		}
 		defer f.Close()
-		plan, err := importer.ReadJSONL(ctx, f, src)
+		entries, err := backup.ReadJSONL(ctx, f, src)
 		if err != nil {
 			return nil, nil, fmt.Errorf("restore %w", err)
 		}
-		return func(yield func(store.Entry, error) bool) {
-			for _, s := range plan.Skipped {
-				if !yield(store.Entry{}, fmt.Errorf("%s", s)) {
-					return
-				}
-			}
-			for _, it := range plan.Items {
-				if !yield(it.Entry, nil) {
-					return
-				}
-			}
-		}, func() {}, nil
+		return entries, func() {}, nil
 	}
 	if loc, err := o.app.storeLocation(); err == nil && loc == src {
 		return nil, nil, fmt.Errorf("restore %s: that is the store itself", src)

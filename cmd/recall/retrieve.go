@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
-	"github.com/recallhq/recall/store"
 )
 
 // retrieveOptions are the flags of `recall retrieve`. Options that shape
@@ -165,109 +162,6 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		if o.json {
 			return service.WriteResultJSON(o.app.stdout, res)
 		}
-		return writeResult(o.app.stdout, res, req.Budget, o.explain, style{on: o.app.color()})
+		return render.WriteResult(o.app.stdout, res, req.Budget, o.explain, render.Style{Color: o.app.color()})
 	})
 }
-
-// writeResult prints a result for people: per item its rank, source,
-// category:name and evidence, then the content indented; then a summary,
-// the unresolved links, and with explain the items the budget dropped.
-func writeResult(w io.Writer, res *retrieve.Result, budget int, explain bool, sty style) error {
-	bw := bufio.NewWriter(w)
-	if tr := res.TimeRange; tr != nil {
-		bw.WriteString(timeRangeLine(tr) + "\n\n")
-	}
-	for i, it := range res.Items {
-		fmt.Fprintf(bw, "%d. %s\n", i+1, itemHeader(it, sty))
-		writeIndented(bw, it.Content, "    ")
-		bw.WriteString("\n")
-	}
-
-	items := plural(len(res.Items), "item", "items")
-	tokens := fmt.Sprintf("%d/%d tokens", res.BudgetUsed, budget)
-	if budget < 0 {
-		tokens = fmt.Sprintf("%d tokens (no budget)", res.BudgetUsed)
-	}
-	emb := "embedding not used"
-	if res.EmbeddingUsed {
-		emb = "embedding used"
-	}
-	fmt.Fprintf(bw, "%s, %s, %s\n", items, tokens, emb)
-
-	if len(res.UnresolvedLinks) > 0 {
-		bw.WriteString("unresolved links:\n")
-		for _, l := range res.UnresolvedLinks {
-			fmt.Fprintf(bw, "  %s\n", visible(l))
-		}
-	}
-	if explain {
-		if len(res.Dropped) == 0 {
-			bw.WriteString("dropped by the budget: none\n")
-		} else {
-			bw.WriteString("dropped by the budget:\n")
-			for i, it := range res.Dropped {
-				fmt.Fprintf(bw, "  %d. %s\n", len(res.Items)+i+1, itemHeader(it, sty))
-			}
-		}
-	}
-	return bw.Flush()
-}
-
-// itemHeader is one line of evidence: "hit trips:x  score=… bm25=…
-// matched=a,b tokens=N" or "link trips:y  via=trips:x tokens=N".
-func itemHeader(it retrieve.Item, sty style) string {
-	var b strings.Builder
-	b.WriteString(string(it.Source))
-	b.WriteString(" ")
-	b.WriteString(sty.bold(visible(store.Key{Category: it.Category, Name: it.Name}.String())))
-	var ev []string
-	if it.Source == retrieve.SourceHit {
-		ev = append(ev, "score="+formatScore(it.Score))
-		if it.BM25Score != nil {
-			ev = append(ev, "bm25="+formatScore(*it.BM25Score))
-		}
-		if it.CosScore != nil {
-			ev = append(ev, "cos="+formatScore(*it.CosScore))
-		}
-		if len(it.MatchedTerms) > 0 {
-			ev = append(ev, "matched="+visible(strings.Join(it.MatchedTerms, ",")))
-		}
-	}
-	if it.Via != nil {
-		ev = append(ev, "via="+visible(store.Key{Category: it.Via.Category, Name: it.Via.Name}.String()))
-	}
-	if it.Date != "" {
-		ev = append(ev, "date="+it.Date)
-	}
-	if it.OutsideRange {
-		ev = append(ev, "outside-range")
-	}
-	ev = append(ev, "tokens="+strconv.Itoa(it.TokensEst))
-	b.WriteString("  ")
-	b.WriteString(sty.dim(strings.Join(ev, " ")))
-	return b.String()
-}
-
-func formatScore(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
-
-// writeIndented writes content line by line behind prefix. Blank lines
-// stay blank (no trailing spaces); a final newline is not doubled.
-func writeIndented(w *bufio.Writer, content, prefix string) {
-	content = strings.TrimRight(content, "\r\n")
-	if content == "" {
-		w.WriteString(prefix + "(empty)\n")
-		return
-	}
-	for line := range strings.SplitSeq(content, "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if line != "" {
-			w.WriteString(prefix)
-			w.WriteString(visible(line))
-		}
-		w.WriteString("\n")
-	}
-}
-
-// visible escapes control characters, so that stored text (an ESC sequence
-// in a hand-edited file, say) cannot drive the terminal (service.Visible).
-func visible(s string) string { return service.Visible(s) }

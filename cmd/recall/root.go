@@ -8,9 +8,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/recallhq/recall/buildinfo"
+	"github.com/recallhq/recall/progress"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 )
 
@@ -155,37 +156,16 @@ func rangeArgs(min, max int, usage string) cobra.PositionalArgs {
 	}
 }
 
-// plural writes a count with its noun: "1 entry", "2 entries".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// plural writes a count with its noun (render.Plural).
+func plural(n int, one, many string) string { return render.Plural(n, one, many) }
 
-// isTerminal reports whether a stream is an interactive terminal. Buffers
-// (tests) and pipes are not.
-func isTerminal(stream any) bool {
-	f, ok := stream.(interface{ Fd() uintptr })
-	return ok && term.IsTerminal(int(f.Fd()))
-}
+// isTerminal reports whether a stream is an interactive terminal
+// (progress.IsTerminal).
+func isTerminal(stream any) bool { return progress.IsTerminal(stream) }
 
 // color reports whether human output may use ANSI colour: only on a
 // terminal, and never when NO_COLOR is set (https://no-color.org) or the
 // terminal is dumb.
 func (a *app) color() bool {
 	return isTerminal(a.stdout) && a.getenv("NO_COLOR") == "" && a.getenv("TERM") != "dumb"
-}
-
-// style applies modest emphasis when colour is on and nothing otherwise.
-type style struct{ on bool }
-
-func (s style) bold(x string) string { return s.wrap("\x1b[1m", x) }
-func (s style) dim(x string) string  { return s.wrap("\x1b[2m", x) }
-
-func (s style) wrap(code, x string) string {
-	if !s.on || x == "" {
-		return x
-	}
-	return code + x + "\x1b[0m"
 }

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,12 +16,7 @@ import (
 	"github.com/recallhq/recall/web"
 )
 
-const (
-	defaultServeAddr = "127.0.0.1:7411"
-	// shutdownTimeout is how long a stopping server waits for requests in
-	// flight before it gives up on them.
-	shutdownTimeout = 10 * time.Second
-)
+const defaultServeAddr = "127.0.0.1:7411"
 
 type serveOptions struct {
 	app        *app
@@ -113,7 +106,7 @@ up to 10 s), and every write that was answered is on disk.`,
 			if err != nil {
 				return usagef(cmd, "--addr %q is not a HOST:PORT address (for example 127.0.0.1:7411 or :7411): %v", o.addr, strings.TrimPrefix(err.Error(), "address "+o.addr+": "))
 			}
-			if !isLoopback(host) && o.token == "" {
+			if !httpapi.IsLoopback(host) && o.token == "" {
 				return usagef(cmd, "--addr %s is not a loopback address: set a bearer token with --token or $RECALL_TOKEN", o.addr)
 			}
 			for _, h := range o.allowHosts {
@@ -133,16 +126,6 @@ up to 10 s), and every write that was answered is on disk.`,
 	f.BoolVar(&o.create, "create", false, "create the store when it does not exist (without it, a missing store is an error, as for read commands)")
 	o.engine.register(cmd)
 	return cmd
-}
-
-// isLoopback reports whether a listen host only listens on this machine.
-// An empty host (":7411") means every interface.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func (o *serveOptions) run(ctx context.Context) error {
@@ -170,13 +153,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           web.Page(h, web.Options{Embedder: m.EmbeddingModel(), Alpha: o.engine.embedder.alpha}),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          logger,
-	}
+	page := web.Page(h, web.Options{Embedder: m.EmbeddingModel(), Alpha: o.engine.embedder.alpha})
 	logger.Printf("listening on http://%s, serving %s", ln.Addr(), desc)
 	if err := m.Start(ctx); err != nil {
 		ln.Close()
@@ -184,22 +161,9 @@ func (o *serveOptions) run(ctx context.Context) error {
 	}
 	defer m.Close()
 
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	select {
-	case err := <-served:
+	if err := httpapi.Serve(ctx, ln, page, logger); err != nil {
 		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
 	}
-
-	logger.Printf("shutting down")
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		logger.Printf("requests still running after %v are cut off", shutdownTimeout)
-		srv.Close()
-	}
-	<-served
 	m.Close()
 	// Every answered write is already durable (each Put syncs before it
 	// returns); closing releases a bolt file's lock for the next process.

@@ -422,24 +422,6 @@ func TestServeAuth(t *testing.T) {
 	}
 }
 
-func TestIsLoopback(t *testing.T) {
-	for addr, want := range map[string]bool{
-		"127.0.0.1":   true,
-		"127.0.0.2":   true,
-		"localhost":   true,
-		"::1":         true,
-		"0.0.0.0":     false,
-		"":            false,
-		"::":          false,
-		"192.168.1.5": false,
-		"example.com": false,
-	} {
-		if got := isLoopback(addr); got != want {
-			t.Errorf("isLoopback(%q) = %v, want %v", addr, got, want)
-		}
-	}
-}
-
 func TestServeRefusesOpenBindWithoutToken(t *testing.T) {
 	dir := copySample(t)
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
-	"strings"
 
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/store/location"
@@ -28,66 +26,9 @@ func (a *app) storeLocation() (string, error) {
 		p = a.getenv("RECALL_STORE")
 	}
 	if p == "" {
-		return defaultStorePath(runtime.GOOS, a.getenv)
+		return location.DefaultPath(runtime.GOOS, a.getenv)
 	}
-	return expandHome(p, runtime.GOOS, a.getenv), nil
-}
-
-// defaultStorePath is the per-user data folder for the store on goos:
-//
-//	Linux, BSD:  $XDG_DATA_HOME/recall/memory, else ~/.local/share/recall/memory
-//	macOS:       ~/Library/Application Support/recall/memory
-//	Windows:     %LocalAppData%\recall\memory
-//
-// A relative $XDG_DATA_HOME is ignored, as the XDG spec asks.
-func defaultStorePath(goos string, getenv func(string) string) (string, error) {
-	home := homeDir(goos, getenv)
-	switch goos {
-	case "windows":
-		base := getenv("LOCALAPPDATA")
-		if base == "" && home != "" {
-			base = filepath.Join(home, "AppData", "Local")
-		}
-		if base == "" {
-			return "", errors.New("no default store: %LocalAppData% and %USERPROFILE% are unset; pass --store or set RECALL_STORE")
-		}
-		return filepath.Join(base, "recall", "memory"), nil
-	case "darwin", "ios":
-		if home == "" {
-			return "", errors.New("no default store: $HOME is unset; pass --store or set RECALL_STORE")
-		}
-		return filepath.Join(home, "Library", "Application Support", "recall", "memory"), nil
-	default:
-		if x := getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
-			return filepath.Join(x, "recall", "memory"), nil
-		}
-		if home == "" {
-			return "", errors.New("no default store: $HOME is unset; pass --store or set RECALL_STORE")
-		}
-		return filepath.Join(home, ".local", "share", "recall", "memory"), nil
-	}
-}
-
-func homeDir(goos string, getenv func(string) string) string {
-	if goos == "windows" {
-		return getenv("USERPROFILE")
-	}
-	return getenv("HOME")
-}
-
-// expandHome turns a leading "~" into the home folder, for a path that
-// reached us quoted (RECALL_STORE="~/memory") and so was not expanded by
-// the shell.
-func expandHome(p, goos string, getenv func(string) string) string {
-	rest, ok := strings.CutPrefix(p, "~")
-	if !ok || (rest != "" && rest[0] != '/' && !(goos == "windows" && rest[0] == '\\')) {
-		return p
-	}
-	home := homeDir(goos, getenv)
-	if home == "" {
-		return p
-	}
-	return home + rest
+	return location.ExpandHome(p, runtime.GOOS, a.getenv), nil
 }
 
 // openStore opens the store the command line names, creating it in mode

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/timeexpr"
 )
@@ -59,29 +57,4 @@ func (t *timeFlags) validate(cmd *cobra.Command) error {
 // fill puts the flags into the service's parameters, which check them.
 func (t *timeFlags) fill(p *service.RetrieveParams) {
 	p.After, p.Before, p.Now, p.NoTime, p.Zone = t.after, t.before, t.now, t.noTime, t.zone
-}
-
-// timeRangeLine is the human form of what a time range was understood as.
-func timeRangeLine(tr *retrieve.TimeRange) string {
-	at := func(t time.Time) string {
-		if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
-			return t.Format("2006-01-02 (Mon) MST")
-		}
-		return t.Format(time.RFC3339)
-	}
-	var span string
-	switch {
-	case tr.From.IsZero() && tr.To.IsZero():
-		span = "any time"
-	case tr.From.IsZero():
-		span = "before " + at(tr.To)
-	case tr.To.IsZero():
-		span = "from " + at(tr.From) + " on"
-	default:
-		span = fmt.Sprintf("from %s up to %s", at(tr.From), at(tr.To))
-	}
-	if tr.Text != "" {
-		return fmt.Sprintf("time: %q = %s", tr.Text, span)
-	}
-	return "time: " + span
 }

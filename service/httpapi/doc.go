@@ -7,6 +7,13 @@
 //	h, err := httpapi.New(m, httpapi.Options{})
 //	http.Handle("/", h)
 //
+// or, to serve it as `recall serve` does (timeouts for untrusted clients,
+// a graceful shutdown when ctx ends; IsLoopback tells whether the address
+// needs a token):
+//
+//	ln, err := net.Listen("tcp", "127.0.0.1:7411")
+//	err = httpapi.Serve(ctx, ln, h, logger)
+//
 // Endpoints (bodies are JSON, Content-Type application/json, at most
 // MaxBodyBytes):
 //

@@ -25,6 +25,13 @@
 // above it, unless Options.Parents is set too: a mistyped location is an
 // error, not a new tree of folders.
 //
+// # The default store
+//
+// DefaultPath is the per-user folder recall uses when no store is named
+// ($XDG_DATA_HOME/recall/memory on Linux, say), and ExpandHome turns a
+// leading "~" into the home folder for a location that reached the program
+// quoted, so the shell did not expand it (RECALL_STORE="~/memory").
+//
 // # Caveats
 //
 // The package links every backend (bbolt, fsnotify and YAML, pgx). A

@@ -1,0 +1,27 @@
+package render
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/recallhq/recall/importer"
+)
+
+// WriteImportReport writes what `recall import` says on stderr once an
+// import is over: a line "skipped ..." for each line, note or record that
+// was skipped on reading (plan) or refused on writing (rep), then the
+// summary "imported N, unchanged U, skipped S" and, for a folder, what was
+// ignored. rep is zero when nothing was written.
+func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
+	for _, s := range plan.Skipped {
+		fmt.Fprintf(w, "skipped %s\n", s)
+	}
+	for _, s := range rep.Rejected {
+		fmt.Fprintf(w, "skipped %s\n", s)
+	}
+	fmt.Fprintf(w, "imported %d, unchanged %d, skipped %d", rep.Imported(), rep.Unchanged, len(plan.Skipped)+len(rep.Rejected))
+	if ig := plan.Ignored; ig.Total() > 0 {
+		fmt.Fprintf(w, ", ignored %d (%s)", ig.Total(), ig)
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,49 @@
+package service
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/recallhq/recall/store"
+)
+
+// ListAll returns every entry of st, or of one exact category when
+// category is not empty, sorted by category, then name (bytewise), as
+// `recall ls` lists them without --limit. With read, each entry is read
+// whole (EachEntry) and those that cannot be read go to skip; without, only
+// identities are listed (EachKey: no entry is read where the store can
+// list names, so a damaged one is listed too) and each entry holds only
+// its Category and Name. Only a failure of the walk as a whole is an
+// error. For one page at a time, see Memory.List.
+func ListAll(ctx context.Context, st store.Store, category string, read bool, skip func(error)) ([]store.Entry, error) {
+	var (
+		entries []store.Entry
+		err     error
+	)
+	if read {
+		err = EachEntry(ctx, st, func(e store.Entry) {
+			if category == "" || e.Category == category {
+				entries = append(entries, e)
+			}
+		}, skip)
+	} else {
+		err = EachKey(ctx, st, category, func(k store.Key) {
+			entries = append(entries, store.Entry{Category: k.Category, Name: k.Name})
+		}, skip)
+	}
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(entries, func(a, b store.Entry) int {
+		return cmp.Or(strings.Compare(a.Category, b.Category), strings.Compare(a.Name, b.Name))
+	})
+	return entries, nil
+}
+
+// ListItemOf is e as a listing shows it (`recall ls --json`, a page of
+// Memory.List).
+func ListItemOf(e store.Entry) ListItem {
+	return ListItem{Category: e.Category, Name: e.Name, TokensEst: TokensEst(e), Meta: MetaObject(e.Meta)}
+}
