@@ -19,9 +19,11 @@ import (
 // BenchmarkExportJSONL exports stores of several sizes to io.Discard and
 // reports, besides time, the peak of live heap during the export above
 // the heap before it (peak-heap-B), sampled every millisecond: the
-// streaming claim is that it stays flat as the store grows (bolt, a
-// store.Sorter), or grows by the identities only (a folder store, sorted
-// by listing its keys).
+// streaming claim is that it stays flat as the store grows (bolt and a
+// folder store, both store.Sorters). fs-listed is a folder store with
+// only Keys showing, exported the way a store that is no Sorter is (and a
+// folder store was before it had AllSorted): identities listed, sorted,
+// then read one by one, so its heap grows by the identities.
 //
 //	go test ./backup -run '^$' -bench ExportJSONL -benchtime 3x
 func BenchmarkExportJSONL(b *testing.B) {
