@@ -26,7 +26,7 @@ const (
 	FormatFolder
 	// FormatBolt is a bolt store file holding a copy of the entries, the
 	// .db backup of a store that is no store.Snapshotter (an export into
-	// bolt: each entry whole, not one instant).
+	// bolt: each entry whole; one instant only from PostgreSQL).
 	FormatBolt
 )
 
@@ -73,10 +73,12 @@ var ErrExists = errors.New("already exists")
 //   - JSONL: WriteJSONL;
 //   - a folder: WriteFolder.
 //
-// A JSONL or folder backup is consistent per entry (each entry is whole,
-// as one Get sees it) but not across entries: entries written while it
-// runs may or may not be in it. For PostgreSQL, pg_dump gives a copy of
-// the whole database (see the README).
+// Every backup of a PostgreSQL store is one instant (its AllSorted reads
+// one REPEATABLE READ transaction). A JSONL or folder backup of a bolt or
+// folder store is consistent per entry (each entry is whole, as one read
+// sees it) but not across entries: entries written while it runs may or
+// may not be in it. For PostgreSQL, pg_dump gives a copy of the whole
+// database (see the README).
 //
 // Nothing at dest looks complete until it is: a file is written under a
 // temporary name beside dest ("<dest>.partial-…"), synced, and renamed

@@ -29,20 +29,24 @@
 //
 // # Memory
 //
-// Exports stream. From a store.Sorter (bolt, PostgreSQL), which walks in
-// identity order, an export holds one chunk of entries at a time however
-// large the store; from a folder store it first lists and sorts the
-// identities (no content), then reads each entry, so it holds the
-// identities: 100-180 bytes an entry. docs/performance.md has the
-// measured peaks.
+// Exports stream. Every backend recall has is a store.Sorter, which
+// walks in identity order: an export from bolt or PostgreSQL holds one
+// chunk of entries at a time however large the store, one from a folder
+// store the folders still to read and the note names of one folder. Only
+// a store that is no Sorter (a host's own backend) is listed and sorted
+// first, identities only, then read entry by entry: memory of its
+// identities. docs/performance.md has the measured peaks.
 //
 // # Consistency
 //
 // A snapshot (bolt) is one instant: one read transaction copies the file
-// while readers and writers go on. A JSONL or folder export holds every
-// entry whole, as one Get saw it, but is not one instant: an entry
+// while readers and writers go on. Any export or backup of a PostgreSQL
+// store is one instant too: its AllSorted reads in one REPEATABLE READ,
+// READ ONLY transaction, so it holds exactly the entries committed when
+// it began. A JSONL or folder export of a bolt or folder store holds every
+// entry whole, as one read saw it, but is not one instant: an entry
 // written while it runs may or may not be in it. For a whole PostgreSQL
-// database pg_dump gives one instant.
+// database (schema, vector cache, change history) pg_dump is the tool.
 //
 // # Crashes
 //

@@ -38,9 +38,10 @@ type Report struct {
 
 // WriteJSONL writes every entry of st to w, one JSONL line each in
 // identity order (see Sorted), through importer.AppendRecord: exactly
-// what `recall import` reads back. It holds one entry (and, for a store
-// that is not a store.Sorter, the list of identities) in memory, never
-// the store. The error is for the export as a whole (w failed, ctx done,
+// what `recall import` reads back. It holds one entry (and what the
+// store's ordered walk keeps: a chunk, or a folder store's pending
+// folders; for a store that is not a store.Sorter, the list of
+// identities) in memory, never the store. The error is for the export as a whole (w failed, ctx done,
 // the store closed or unavailable); an entry the store cannot read is
 // reported in Report.Unreadable and the export goes on.
 func WriteJSONL(ctx context.Context, st store.Store, w io.Writer, opts Options) (Report, error) {

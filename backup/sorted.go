@@ -12,8 +12,9 @@ import (
 )
 
 // Sorted yields st's entries in identity order (category, then name,
-// bytewise). A store.Sorter (bolt, PostgreSQL) streams them as it walks,
-// holding one chunk of entries at a time. Any other store (a folder) is
+// bytewise). A store.Sorter (bolt, PostgreSQL, a folder store) streams
+// them as it walks, holding one chunk of entries (a folder store: its
+// pending folders and one folder's names) at a time. Any other store is
 // listed first, identities only (store.KeyLister, else All with each
 // content dropped as soon as it is read), the identities sorted, and each
 // entry read with Get: memory of the identities, not of the entries.

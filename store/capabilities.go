@@ -171,9 +171,11 @@ type IndexViewer interface {
 // compared bytewise as Go compares strings), so that an export streams
 // in a stable order without holding the store's identities in memory.
 // AllSorted is All with that order added: the same items, errors and
-// caveats (not a snapshot; the loop body may call other methods). A
-// backend whose walk is in that order anyway (bolt's keys, a PostgreSQL
-// ORDER BY) offers it for free.
+// caveats (the loop body may call other methods; not a snapshot unless
+// the backend says so: PostgreSQL's is one instant). bolt's walk is in
+// that order anyway (its keys); PostgreSQL reads it in one REPEATABLE
+// READ transaction; a folder store walks its folders from a heap keyed
+// by category.
 type Sorter interface {
 	AllSorted(ctx context.Context) iter.Seq2[Entry, error]
 }

@@ -25,8 +25,9 @@ processes go on using the store. DEST's name chooses the format:
   - DEST ending in .jsonl or .ndjson: every entry as JSONL ('recall export');
   - any other DEST: a folder of markdown files ('recall export --output').
 
-A JSONL or folder backup holds each entry whole, but entries written while
-it runs may or may not be in it. Nothing at DEST looks complete before it
+A backup of a PostgreSQL store is one instant (one REPEATABLE READ
+transaction). A JSONL or folder backup of a bolt or folder store holds each
+entry whole, but entries written while it runs may or may not be in it. Nothing at DEST looks complete before it
 is: the backup is written under a temporary name beside DEST, synced to
 disk and renamed. A bolt file that a running 'recall serve' holds cannot
 be opened by a second process: fetch its backup from the server instead

@@ -707,3 +707,13 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Fatalf("delete on a read-only store: %v", err)
 	}
 }
+
+func TestSorter(t *testing.T) {
+	storetest.RunSorter(t, func(t *testing.T) store.Store {
+		s, err := Open(tempPath(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}

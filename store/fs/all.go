@@ -8,6 +8,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -60,6 +61,12 @@ type walker[T any] struct {
 	leaf  func(path, category, name string) (item T, skip bool, err error)
 	yield func(T, error) bool
 	flat  bool // only the notes directly in the folder, not below it
+
+	// sorted: walk turns sub-folders into pending folders (push) instead
+	// of descending, and handles a folder's notes in name order; dirsOnly
+	// passes over the notes (the root's first pass, see walkSorted).
+	sorted, dirsOnly bool
+	push             func(pendingDir)
 }
 
 var _ store.KeyLister = (*Store)(nil)
@@ -123,6 +130,7 @@ func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
 		}
 		return w.yield(zero, fmt.Errorf("all: %s: %w", dir, err))
 	}
+	var notes []note
 	for _, f := range files {
 		if err := s.live(ctx, "all"); err != nil {
 			w.yield(zero, err)
@@ -157,13 +165,17 @@ func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
 				continue
 			}
 			sub, subBad := s.subCategory(dir, base, cat, bad)
+			if w.sorted {
+				w.push(pendingDir{key: strings.Join(sub, "/"), dir: path, cat: sub, bad: subBad})
+				continue
+			}
 			if !w.walk(path, sub, subBad) {
 				return false
 			}
 			continue
 		}
 		stem, isNote := strings.CutSuffix(base, ext)
-		if !isNote {
+		if !isNote || w.dirsOnly {
 			continue
 		}
 		if bad != nil {
@@ -204,15 +216,43 @@ func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
 			}
 			continue
 		}
-		item, skip, err := w.leaf(path, category, name)
-		if skip {
+		if w.sorted {
+			notes = append(notes, note{path: path, category: category, name: name})
 			continue
 		}
-		if !w.yield(item, err) {
+		if !w.note(path, category, name) {
+			return false
+		}
+	}
+	if !w.sorted {
+		return true
+	}
+	files = nil // only the notes are kept
+	slices.SortFunc(notes, func(a, b note) int { return strings.Compare(a.name, b.name) })
+	for _, n := range notes {
+		if err := s.live(ctx, "all"); err != nil {
+			w.yield(zero, err)
+			return false
+		}
+		if !w.note(n.path, n.category, n.name) {
 			return false
 		}
 	}
 	return true
+}
+
+// note is a mappable note of the folder walk is reading, kept until the
+// folder's listing is done when the walk is sorted.
+type note struct{ path, category, name string }
+
+// note hands one note to leaf and yields what it gives, and reports whether
+// the walk goes on.
+func (w *walker[T]) note(path, category, name string) bool {
+	item, skip, err := w.leaf(path, category, name)
+	if skip {
+		return true
+	}
+	return w.yield(item, err)
 }
 
 // subCategory returns the category levels of the folder base inside dir

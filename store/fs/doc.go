@@ -29,6 +29,13 @@
 // front matter or content is broken — so that ls and reindex can report
 // it.
 //
+// All walks depth first, in file-name order per folder. AllSorted
+// (store.Sorter, what an export uses) yields the same items in identity
+// order (category, then name, bytewise), which no depth-first walk gives
+// ("c/x-y" sorts between "c/x" and "c/x/sub"; the root's notes are
+// category _root): folders wait in a heap keyed by category, so it holds
+// the folders still to read and one folder's note names, not the store.
+//
 // # Names
 //
 // Category and name are normalised to NFC on every call (store.Normalize),

@@ -690,3 +690,7 @@ func TestDamagedEntryConformance(t *testing.T) {
 		writeFile(t, path, "---\ntags: [unclosed\n---\nbody")
 	})
 }
+
+func TestSorter(t *testing.T) {
+	storetest.RunSorter(t, func(t *testing.T) store.Store { return openTemp(t) })
+}

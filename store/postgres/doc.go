@@ -68,6 +68,12 @@
 // commit one at a time, as in bolt; a batch is one write. Reading the
 // revision is one single-row query.
 //
+// All reads in chunks of 256 entries, one short query each, and is not a
+// snapshot. AllSorted (store.Sorter, what an export and a JSONL backup
+// use) reads the same chunks inside one REPEATABLE READ, READ ONLY
+// transaction on a connection of its own, so it yields one instant: the
+// entries committed when it began, whatever is written meanwhile.
+//
 // Changes(since) reads the revision, the floor and the log in one
 // statement (one snapshot). It answers Reset when since is below the
 // floor (the log was trimmed past it, the table truncated, or the schema

@@ -661,59 +661,82 @@ const chunkSize = 256
 // recall's back), is yielded as an error naming it, and iteration goes on.
 func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 	return func(yield func(store.Entry, error) bool) {
-		var (
-			afterCat, afterName string
-			first               = true
-			batch               = make([]item, 0, chunkSize)
-		)
-		for {
-			batch = batch[:0]
+		walkChunks(ctx, yield, func(first bool, afterCat, afterName string, batch []item) ([]item, error) {
 			err := s.use(ctx, "all", func(ctx context.Context) error {
-				batch = batch[:0]
-				var rows pgx.Rows
 				var err error
-				if first {
-					rows, err = s.pool.Query(ctx, s.q.allFirst, chunkSize)
-				} else {
-					rows, err = s.pool.Query(ctx, s.q.allAfter, afterCat, afterName, chunkSize)
-				}
-				if err != nil {
-					return err
-				}
-				defer rows.Close()
-				for rows.Next() {
-					var (
-						cat, name string
-						r         row
-					)
-					if err := rows.Scan(append([]any{&cat, &name}, r.dest()...)...); err != nil {
-						return err
-					}
-					batch = append(batch, decodeItem(cat, name, r))
-				}
-				return rows.Err()
+				batch, err = s.readChunk(ctx, s.pool, first, afterCat, afterName, batch[:0])
+				return err
 			})
-			if err != nil {
-				yield(store.Entry{}, err)
+			return batch, err
+		})
+	}
+}
+
+// rowsQuerier is what readChunk reads with: the pool (All) or one
+// transaction (AllSorted).
+type rowsQuerier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// readChunk appends to batch the next chunkSize rows in key order: the
+// first ones, or those after (afterCat, afterName).
+func (s *Store) readChunk(ctx context.Context, q rowsQuerier, first bool, afterCat, afterName string, batch []item) ([]item, error) {
+	var rows pgx.Rows
+	var err error
+	if first {
+		rows, err = q.Query(ctx, s.q.allFirst, chunkSize)
+	} else {
+		rows, err = q.Query(ctx, s.q.allAfter, afterCat, afterName, chunkSize)
+	}
+	if err != nil {
+		return batch, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			cat, name string
+			r         row
+		)
+		if err := rows.Scan(append([]any{&cat, &name}, r.dest()...)...); err != nil {
+			return batch, err
+		}
+		batch = append(batch, decodeItem(cat, name, r))
+	}
+	return batch, rows.Err()
+}
+
+// walkChunks yields the items fetch reads, chunk after chunk, each
+// resuming after the last key of the one before, until a chunk is short;
+// an error of fetch is the last item.
+func walkChunks(ctx context.Context, yield func(store.Entry, error) bool, fetch func(first bool, afterCat, afterName string, batch []item) ([]item, error)) {
+	var (
+		afterCat, afterName string
+		first               = true
+		batch               = make([]item, 0, chunkSize)
+	)
+	for {
+		var err error
+		batch, err = fetch(first, afterCat, afterName, batch[:0])
+		if err != nil {
+			yield(store.Entry{}, err)
+			return
+		}
+		if len(batch) > 0 {
+			first = false
+			last := batch[len(batch)-1]
+			afterCat, afterName = last.cat, last.name
+		}
+		for _, it := range batch {
+			if err := ctx.Err(); err != nil {
+				yield(store.Entry{}, fmt.Errorf("all: %w", err))
 				return
 			}
-			if len(batch) > 0 {
-				first = false
-				last := batch[len(batch)-1]
-				afterCat, afterName = last.cat, last.name
-			}
-			for _, it := range batch {
-				if err := ctx.Err(); err != nil {
-					yield(store.Entry{}, fmt.Errorf("all: %w", err))
-					return
-				}
-				if !yield(it.e, it.err) {
-					return
-				}
-			}
-			if len(batch) < chunkSize {
+			if !yield(it.e, it.err) {
 				return
 			}
+		}
+		if len(batch) < chunkSize {
+			return
 		}
 	}
 }

@@ -230,3 +230,8 @@ func TestDamagedEntry(t *testing.T) {
 		}
 	})
 }
+
+func TestSorter(t *testing.T) {
+	testURL(t)
+	storetest.RunSorter(t, func(t *testing.T) store.Store { return openNew(t) })
+}
