@@ -28,26 +28,14 @@ func Sorted(ctx context.Context, st store.Store) iter.Seq2[store.Entry, error] {
 	}
 	return func(yield func(store.Entry, error) bool) {
 		var keys []store.Key
-		if l, ok := st.(store.KeyLister); ok {
-			for k, err := range l.Keys(ctx, "") {
-				if err != nil {
-					if !yield(store.Entry{}, err) || whole(ctx, err) {
-						return
-					}
-					continue
+		for k, err := range keysOf(ctx, st) {
+			if err != nil {
+				if !yield(store.Entry{}, err) || whole(ctx, err) {
+					return
 				}
-				keys = append(keys, k)
+				continue
 			}
-		} else {
-			for e, err := range st.All(ctx) {
-				if err != nil {
-					if !yield(store.Entry{}, err) || whole(ctx, err) {
-						return
-					}
-					continue
-				}
-				keys = append(keys, e.Key())
-			}
+			keys = append(keys, k)
 		}
 		slices.SortFunc(keys, compareKeys)
 		for _, k := range keys {

@@ -345,16 +345,16 @@ func parseTags(v any) ([]string, error) {
 // cleanTags applies store.CleanTags, the rule of every entry point, and
 // names the item of the list that breaks it.
 func cleanTags(tags []string) ([]string, error) {
-	if tags == nil {
-		return nil, nil
-	}
-	for i, t := range tags {
-		var fe *store.FieldError
-		if err := store.ValidateTag(t); errors.As(err, &fe) {
-			return nil, fmt.Errorf("item %d %s", i+1, fe.Reason)
+	out, err := store.CleanTags(tags)
+	if err != nil {
+		for i, t := range tags {
+			var fe *store.FieldError
+			if errors.As(store.ValidateTag(t), &fe) {
+				return nil, fmt.Errorf("item %d %s", i+1, fe.Reason)
+			}
 		}
 	}
-	return store.CleanTags(tags)
+	return out, err
 }
 
 // parseTime accepts an RFC 3339 time or a bare date (midnight UTC).

@@ -45,7 +45,7 @@ func readMem0(ctx context.Context, r io.Reader, name, category string) (*Plan, e
 		}
 		data = wrapped.Results
 	}
-	return readArray(ctx, bytes.NewReader(data), name, func(where string, raw json.RawMessage) (store.Entry, error) {
+	return readArray(ctx, bytes.NewReader(data), name, func(raw json.RawMessage) (store.Entry, error) {
 		var m mem0Memory
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return store.Entry{}, jsonReason(err)

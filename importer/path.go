@@ -54,9 +54,9 @@ func ReadPath(ctx context.Context, path string, opts PathOptions) (*Plan, error)
 // by line, each bad line reported. An empty file holds nothing to import.
 func ReadInput(ctx context.Context, r io.Reader, name string, jsonl bool, opts PathOptions) (*Plan, error) {
 	fo := FileOptions{Format: opts.Format, Category: opts.Category}
-	br := bufio.NewReaderSize(r, 1<<20)
+	br := bufio.NewReaderSize(r, detectBytes)
 	if fo.Format == "" {
-		head, _ := br.Peek(br.Size())
+		head, _ := peekUpTo(br, detectBytes)
 		f, err := DetectFormat(head)
 		switch {
 		case jsonl && f != FormatMCPMemory:

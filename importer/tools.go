@@ -170,11 +170,11 @@ func ReadFile(ctx context.Context, r io.Reader, name string, opts FileOptions) (
 	case FormatMCPMemory:
 		p, err = readMCPMemory(ctx, br, name)
 	case FormatChatGPT:
-		p, err = readArray(ctx, br, name, func(where string, raw json.RawMessage) (store.Entry, error) {
+		p, err = readArray(ctx, br, name, func(raw json.RawMessage) (store.Entry, error) {
 			return chatGPTEntry(raw, category)
 		})
 	case FormatClaude:
-		p, err = readArray(ctx, br, name, func(where string, raw json.RawMessage) (store.Entry, error) {
+		p, err = readArray(ctx, br, name, func(raw json.RawMessage) (store.Entry, error) {
 			return claudeEntry(raw, category)
 		})
 	case FormatMem0:
@@ -200,7 +200,7 @@ func peekUpTo(br *bufio.Reader, n int) ([]byte, error) {
 // readArray reads a JSON array of records one at a time, turning each
 // into an entry with conv; a record conv refuses is skipped with the
 // reason. where is "name: item N".
-func readArray(ctx context.Context, r io.Reader, name string, conv func(where string, raw json.RawMessage) (store.Entry, error)) (*Plan, error) {
+func readArray(ctx context.Context, r io.Reader, name string, conv func(raw json.RawMessage) (store.Entry, error)) (*Plan, error) {
 	p := newPlan()
 	dec := json.NewDecoder(r)
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
@@ -215,7 +215,7 @@ func readArray(ctx context.Context, r io.Reader, name string, conv func(where st
 			return nil, fmt.Errorf("%s: item %d: %w", name, n, jsonReason(err))
 		}
 		where := fmt.Sprintf("%s: item %d", name, n)
-		e, err := conv(where, raw)
+		e, err := conv(raw)
 		if err != nil {
 			p.skip(where, err, "")
 			continue

@@ -86,7 +86,7 @@ const pruneRatio = 4
 // exhaustive scorer otherwise. Choosing the pruned walk sets it up (its
 // start threshold decides whether it pays).
 func (s *Snapshot) choose(p *plan, q TopQuery) choice {
-	if q.Within != nil && !q.Within.all && (q.Within.Len() == 0 || s.scoreEachPays(p, q.Within)) {
+	if q.Within != nil && (q.Within.Len() == 0 || s.scoreEachPays(p, q.Within)) {
 		return choice{scorer: eachScorer}
 	}
 	li, others, impact := s.useImpact(p, q)

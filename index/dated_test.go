@@ -116,7 +116,7 @@ func checkWithin(t *testing.T, s *Snapshot, r *rand.Rand, label string) {
 				var got []Scored
 				if s.planIn(p, terms) != nil {
 					p.h.k, p.h.within = k, w
-					if err := s.scoreEach(p, w, &p.h, nil); err != nil {
+					if err := p.scoreEach(); err != nil {
 						t.Fatal(err)
 					}
 					got = p.h.appendSorted(nil)

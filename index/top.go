@@ -96,7 +96,7 @@ func (s *Snapshot) AppendTop(dst []Scored, q TopQuery) ([]Scored, error) {
 	case oneListScorer:
 		err = p.oneList()
 	case eachScorer:
-		err = s.scoreEach(p, q.Within, &p.h, q.Done)
+		err = p.scoreEach()
 	default:
 		err = p.exhaustive(nil)
 	}

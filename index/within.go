@@ -41,16 +41,18 @@ func (s *Snapshot) scoreEachPays(p *plan, w *Set) bool {
 	return w.Len()*len(p.qt)*scoreEachCost < total
 }
 
-// scoreEach scores every document of w: its base documents in ord order,
+// scoreEach scores every document of the query's set (p.h.within): its
+// base documents in ord order,
 // each term's list searched forward from the last find (galloping), the
 // overlay's documents as every scorer scores them. Each sum is made in
 // term order from 0, as the exhaustive scorer makes it, so the scores
 // are the same.
-func (s *Snapshot) scoreEach(p *plan, w *Set, h *hitHeap, done <-chan struct{}) error {
+func (p *plan) scoreEach() error {
+	s, w, h := p.s, p.h.within, &p.h
 	if w.Len() == 0 {
 		return nil
 	}
-	p.overlayScores(func(ord uint32, score float64, mask uint64) { h.push(ord, score, mask) })
+	p.overlayToHeap()
 	nb := uint32(len(s.base.docs))
 	docs := make([]uint32, 0, w.Len())
 	w.each(func(d uint32) {
@@ -63,7 +65,7 @@ func (s *Snapshot) scoreEach(p *plan, w *Set, h *hitHeap, done <-chan struct{}) 
 	masks := make([]uint64, len(docs))
 	lens := s.base.lens
 	for j := range p.qt {
-		if canceled(done) {
+		if canceled(p.done) {
 			return ErrCanceled
 		}
 		q := &p.qt[j]

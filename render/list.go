@@ -20,7 +20,7 @@ func WriteLong(w io.Writer, entries []store.Entry) error {
 		if !e.Meta.Updated.IsZero() {
 			updated = e.Meta.Updated.UTC().Format(time.DateOnly)
 		}
-		tags := visible(strings.Join(e.Meta.Tags, ","))
+		tags := service.Visible(strings.Join(e.Meta.Tags, ","))
 		if tags == "" {
 			tags = "-"
 		}
@@ -50,7 +50,7 @@ func WriteItems(w io.Writer, items []service.ListItem, long bool) error {
 				updated = u[:10]
 			}
 			if t, ok := it.Meta[service.MetaTags].([]string); ok && len(t) > 0 {
-				tags = visible(strings.Join(t, ","))
+				tags = service.Visible(strings.Join(t, ","))
 			}
 			date := ""
 			if d, ok := it.Meta[service.MetaDate].(string); ok {

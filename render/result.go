@@ -42,7 +42,7 @@ func WriteResult(w io.Writer, res *retrieve.Result, budget int, explain bool, st
 	if len(res.UnresolvedLinks) > 0 {
 		bw.WriteString("unresolved links:\n")
 		for _, l := range res.UnresolvedLinks {
-			fmt.Fprintf(bw, "  %s\n", visible(l))
+			fmt.Fprintf(bw, "  %s\n", service.Visible(l))
 		}
 	}
 	if explain {
@@ -64,7 +64,7 @@ func itemHeader(it retrieve.Item, sty Style) string {
 	var b strings.Builder
 	b.WriteString(string(it.Source))
 	b.WriteString(" ")
-	b.WriteString(sty.bold(visible(store.Key{Category: it.Category, Name: it.Name}.String())))
+	b.WriteString(sty.bold(service.Visible(store.Key{Category: it.Category, Name: it.Name}.String())))
 	var ev []string
 	if it.Source == retrieve.SourceHit {
 		ev = append(ev, "score="+formatScore(it.Score))
@@ -75,11 +75,11 @@ func itemHeader(it retrieve.Item, sty Style) string {
 			ev = append(ev, "cos="+formatScore(*it.CosScore))
 		}
 		if len(it.MatchedTerms) > 0 {
-			ev = append(ev, "matched="+visible(strings.Join(it.MatchedTerms, ",")))
+			ev = append(ev, "matched="+service.Visible(strings.Join(it.MatchedTerms, ",")))
 		}
 	}
 	if it.Via != nil {
-		ev = append(ev, "via="+visible(store.Key{Category: it.Via.Category, Name: it.Via.Name}.String()))
+		ev = append(ev, "via="+service.Visible(store.Key{Category: it.Via.Category, Name: it.Via.Name}.String()))
 	}
 	if it.Date != "" {
 		ev = append(ev, "date="+it.Date)
@@ -107,12 +107,8 @@ func writeIndented(w *bufio.Writer, content, prefix string) {
 		line = strings.TrimSuffix(line, "\r")
 		if line != "" {
 			w.WriteString(prefix)
-			w.WriteString(visible(line))
+			w.WriteString(service.Visible(line))
 		}
 		w.WriteString("\n")
 	}
 }
-
-// visible escapes control characters, so that stored text (an ESC sequence
-// in a hand-edited file, say) cannot drive the terminal (service.Visible).
-func visible(s string) string { return service.Visible(s) }

@@ -76,9 +76,6 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// oneLine is OneLine, for the Memory's log lines.
-func oneLine(s string) string { return OneLine(s) }
-
 // OneLine makes a diagnostic safe to print on a terminal or in a log: a
 // multi-line message (a YAML error, say) is folded into one line, and
 // bytes that came from a damaged file or row rather than from recall

@@ -214,7 +214,7 @@ func (m *Memory) warm(ctx context.Context) {
 	}
 	m.indexed.Store(true)
 	for _, e := range stats.Skipped {
-		m.logf("index: skipped %s", oneLine(e.Error()))
+		m.logf("index: skipped %s", OneLine(e.Error()))
 	}
 	m.logf("indexed %s in %v", plural(stats.Entries, "entry", "entries"), time.Since(start).Round(10*time.Microsecond))
 	if m.fill != nil {

@@ -134,7 +134,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			case errors.Is(err, store.ErrNotFound): // deleted since the snapshot
 			case unreadable(err):
 				page.Skipped++
-				m.logf("list: skipped %s", oneLine(err.Error()))
+				m.logf("list: skipped %s", OneLine(err.Error()))
 			default:
 				return ListPage{}, err
 			}
@@ -148,7 +148,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			}
 		}, func(err error) {
 			page.Skipped++
-			m.logf("list: skipped %s", oneLine(err.Error()))
+			m.logf("list: skipped %s", OneLine(err.Error()))
 		})
 		if err != nil {
 			return ListPage{}, err
@@ -161,7 +161,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			case errors.Is(err, store.ErrNotFound): // deleted since the listing
 			case unreadable(err):
 				page.Skipped++
-				m.logf("list: skipped %s", oneLine(err.Error()))
+				m.logf("list: skipped %s", OneLine(err.Error()))
 			default:
 				return ListPage{}, err
 			}
@@ -173,7 +173,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			}
 		}, func(err error) {
 			page.Skipped++
-			m.logf("list: skipped %s", oneLine(err.Error()))
+			m.logf("list: skipped %s", OneLine(err.Error()))
 		})
 		if err != nil {
 			return ListPage{}, err

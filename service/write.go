@@ -146,9 +146,7 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 		return Change{}, err
 	}
 	c := m.changeFor(req.Category, req.Name, added)
-	if !added {
-		c.Replaced = replaced
-	}
+	c.Replaced = replaced // nil when added: set only for an entry found
 	return c, nil
 }
 

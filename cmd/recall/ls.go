@@ -130,11 +130,6 @@ func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
 		if err != nil {
 			return err
 		}
-		if !o.json && !o.long {
-			for i := range entries {
-				entries[i].Content = "" // names only, as plain ls prints
-			}
-		}
 		if err := o.write(entries); err != nil {
 			return err
 		}

@@ -43,12 +43,16 @@ func (s *Store) All(ctx context.Context) iter.Seq2[store.Entry, error] {
 			yield(store.Entry{}, err)
 			return
 		}
-		w := walker[store.Entry]{s: s, ctx: ctx, yield: yield, leaf: func(path, category, name string) (store.Entry, bool, error) {
-			e, err := readEntry(path, category, name)
-			return e, errors.Is(err, iofs.ErrNotExist), err // deleted since the listing
-		}}
+		w := walker[store.Entry]{s: s, ctx: ctx, yield: yield, leaf: readLeaf}
 		w.walk(s.root, nil, nil)
 	}
+}
+
+// readLeaf is the leaf of All and AllSorted: the note read whole, passed
+// over when it was deleted since the listing.
+func readLeaf(path, category, name string) (store.Entry, bool, error) {
+	e, err := readEntry(path, category, name)
+	return e, errors.Is(err, iofs.ErrNotExist), err
 }
 
 // walker is the walk of All, shared with AllStamped so that both follow
@@ -62,11 +66,12 @@ type walker[T any] struct {
 	yield func(T, error) bool
 	flat  bool // only the notes directly in the folder, not below it
 
-	// sorted: walk turns sub-folders into pending folders (push) instead
-	// of descending, and handles a folder's notes in name order; dirsOnly
-	// passes over the notes (the root's first pass, see walkSorted).
-	sorted, dirsOnly bool
-	push             func(pendingDir)
+	// push, when set (a sorted walk), takes the sub-folders as pending
+	// folders instead of walk descending into them, and walk handles a
+	// folder's notes in name order; dirsOnly passes over the notes (the
+	// root's first pass, see walkSorted).
+	push     func(pendingDir)
+	dirsOnly bool
 }
 
 var _ store.KeyLister = (*Store)(nil)
@@ -165,7 +170,7 @@ func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
 				continue
 			}
 			sub, subBad := s.subCategory(dir, base, cat, bad)
-			if w.sorted {
+			if w.push != nil {
 				w.push(pendingDir{key: strings.Join(sub, "/"), dir: path, cat: sub, bad: subBad})
 				continue
 			}
@@ -216,7 +221,7 @@ func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
 			}
 			continue
 		}
-		if w.sorted {
+		if w.push != nil {
 			notes = append(notes, note{path: path, category: category, name: name})
 			continue
 		}
@@ -224,7 +229,7 @@ func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
 			return false
 		}
 	}
-	if !w.sorted {
+	if w.push == nil {
 		return true
 	}
 	files = nil // only the notes are kept

@@ -3,8 +3,6 @@ package fs
 import (
 	"container/heap"
 	"context"
-	"errors"
-	iofs "io/fs"
 	"iter"
 
 	"github.com/recallhq/recall/store"
@@ -34,12 +32,8 @@ func (s *Store) AllSorted(ctx context.Context) iter.Seq2[store.Entry, error] {
 			return
 		}
 		var pending dirHeap
-		w := walker[store.Entry]{s: s, ctx: ctx, yield: yield, sorted: true,
-			push: func(d pendingDir) { heap.Push(&pending, d) },
-			leaf: func(path, category, name string) (store.Entry, bool, error) {
-				e, err := readEntry(path, category, name)
-				return e, errors.Is(err, iofs.ErrNotExist), err // deleted since the listing
-			}}
+		w := walker[store.Entry]{s: s, ctx: ctx, yield: yield, leaf: readLeaf,
+			push: func(d pendingDir) { heap.Push(&pending, d) }}
 		heap.Push(&pending, pendingDir{key: "", dir: s.root, rootDirs: true})
 		heap.Push(&pending, pendingDir{key: RootCategory, dir: s.root, rootNotes: true})
 		for pending.Len() > 0 {

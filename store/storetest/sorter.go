@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/store"
@@ -56,7 +55,7 @@ func RunSorter(t *testing.T, open Open) {
 				t.Fatalf("AllSorted: %v", err)
 			}
 			k := e.Key()
-			if n > 0 && compareKeys(prev, k) >= 0 {
+			if n > 0 && compareKey(prev, k) >= 0 {
 				t.Fatalf("AllSorted yielded %s after %s: not in identity order", k, prev)
 			}
 			w, ok := want[k]
@@ -103,11 +102,4 @@ func RunSorter(t *testing.T, open Open) {
 			t.Fatalf("AllSorted with a cancelled ctx ended with %v, want context.Canceled", last)
 		}
 	})
-}
-
-func compareKeys(a, b store.Key) int {
-	if c := strings.Compare(a.Category, b.Category); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Name, b.Name)
 }
