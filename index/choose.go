@@ -19,9 +19,6 @@ const (
 	// impactScorer is one long list read in impact order, with short
 	// others (impact.go).
 	impactScorer
-	// eachScorer scores the documents of a narrow TopQuery.Within one by
-	// one, each list searched forward (within.go).
-	eachScorer
 )
 
 func (c scorer) String() string {
@@ -32,8 +29,6 @@ func (c scorer) String() string {
 		return "pruned"
 	case impactScorer:
 		return "impact"
-	case eachScorer:
-		return "each"
 	}
 	return "exhaustive"
 }
@@ -78,17 +73,24 @@ const minPrunePostings = 1 << 11
 // the top k and cannot be skipped).
 const pruneRatio = 4
 
-// choose picks the scorer of q on plan p, in this order: the set's
-// documents one by one when q.Within is narrow enough; the impact
-// scorer when one list is long, the others short and few; the pruned
-// walk when it would skip most postings; the impact scorer when one list
-// is long and the others short; the one-list loop for a single list; the
-// exhaustive scorer otherwise. Choosing the pruned walk sets it up (its
-// start threshold decides whether it pays).
+// choose picks the scorer of q on plan p. Without a set (q.Within): the
+// impact scorer when one list is long, the others short and few; the
+// pruned walk when it would skip most postings; the impact scorer when
+// one list is long and the others short; the one-list loop for a single
+// list; the exhaustive scorer otherwise. Choosing the pruned walk sets
+// it up (its start threshold decides whether it pays). Inside a set, the
+// exhaustive scorer (which skips or probes for the documents outside it,
+// within.go) when it costs less than the list scorer would (inSet);
+// PruneAlways keeps the list scorer, for tests.
 func (s *Snapshot) choose(p *plan, q TopQuery) choice {
-	if q.Within != nil && (q.Within.Len() == 0 || s.scoreEachPays(p, q.Within)) {
-		return choice{scorer: eachScorer}
+	c := s.chooseLists(p, q)
+	if q.Within != nil && q.Pruning == PruneAuto && c.scorer != exhaustiveScorer && s.inSet(p, q, c) {
+		return choice{scorer: exhaustiveScorer}
 	}
+	return c
+}
+
+func (s *Snapshot) chooseLists(p *plan, q TopQuery) choice {
 	li, others, impact := s.useImpact(p, q)
 	if impact && others <= impactFirst+4*q.Limit {
 		return choice{scorer: impactScorer, li: li}
@@ -103,6 +105,34 @@ func (s *Snapshot) choose(p *plan, q TopQuery) choice {
 		return choice{scorer: oneListScorer}
 	}
 	return choice{scorer: exhaustiveScorer}
+}
+
+// walkCost is what the impact scorer's walk of its long list costs per
+// document it reads (the choice of the next group, a look at the set and
+// at the candidates) against one posting scanned.
+const walkCost = 10
+
+// inSet reports whether the exhaustive scorer inside q.Within costs less
+// than c, the list scorer chosen. A set of s of density f (its share of
+// the documents) makes a list scorer read about 1/f times the documents
+// it reads without a set before k of them are in it: the impact
+// scorer's walk reads about k/f, the pruned walk its estimate over f;
+// the one-list loop reads the whole list either way.
+func (s *Snapshot) inSet(p *plan, q TopQuery, c choice) bool {
+	w := q.Within
+	in := p.inSetCost(w)
+	n, m := s.Count(), max(w.Len(), 1)
+	var lists int
+	switch c.scorer {
+	case impactScorer:
+		_, others, _ := s.useImpact(p, q)
+		lists = others + walkCost*min(len(p.qt[c.li].list.docs), q.Limit*n/m)
+	case prunedScorer:
+		lists = min(p.postings(), c.walk.estimate()*n/m)
+	default:
+		lists = p.postings()
+	}
+	return in < lists
 }
 
 // useImpact reports whether the impact path can answer q, which of the

@@ -127,8 +127,9 @@ func TestChooseScorer(t *testing.T) {
 }
 
 // TestChooseScorerWithin pins the choice under a time range
-// (TopQuery.Within): a narrow set is scored document by document, an
-// open one is no set at all, a wide one leaves the choice to the lists;
+// (TopQuery.Within): a narrow set is scored by the exhaustive scorer
+// (inSet), an open one is no set at all, a wide one leaves the choice to
+// the lists;
 // each answers as the exhaustive scorer does inside the set.
 func TestChooseScorerWithin(t *testing.T) {
 	in := chooseCorpus()
@@ -146,9 +147,10 @@ func TestChooseScorerWithin(t *testing.T) {
 		terms []string
 		want  scorer
 	}{
-		{"ten days, one long term", days(100, 10), []string{"what"}, eachScorer},
-		{"ten days, a long and a short term", days(100, 10), []string{"what", "rare"}, eachScorer},
-		{"an empty range", days(9000, 10), []string{"what"}, eachScorer},
+		{"ten days, one long term", days(100, 10), []string{"what"}, exhaustiveScorer},
+		{"ten days, a long and a short term", days(100, 10), []string{"what", "rare"}, exhaustiveScorer},
+		{"an empty range", days(9000, 10), []string{"what"}, exhaustiveScorer},
+		{"half the days, a long and a short term", days(0, 3000), []string{"what", "rare"}, impactScorer},
 		{"an open range: no set", s.In(TimeRange{}), []string{"what", "rare"}, impactScorer},
 		{"every day in a bounded range", days(0, 6000), []string{"what", "rare"}, impactScorer},
 	}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -170,10 +171,12 @@ func (r dateRec) within(ilo, ihi, dlo, dhi int64) bool {
 
 // Set is the set of the documents of one snapshot whose date is in a
 // TimeRange, as Snapshot.In builds it for TopQuery.Within. It costs no
-// work per document to build: membership is a look at the document's
-// date in the segment's dense tables, and the members, when a scorer
-// walks them, are a run of the lists sorted by date. It is immutable,
-// safe for concurrent use, and meaningful only with its snapshot.
+// work per document to build: the base's members are two runs of its
+// documents sorted by date (instants, calendar days), so a base
+// document is in the set when its place in that order (byDate.rank, one
+// 4-byte read) falls in one of the two runs; the overlay's members are
+// listed. It is immutable, safe for concurrent use, and meaningful only
+// with its snapshot.
 type Set struct {
 	s                  *Snapshot
 	ilo, ihi, dlo, dhi int64
@@ -181,6 +184,10 @@ type Set struct {
 	inst, day          []uint32 // the base documents in the range (dead ones too)
 	ov                 []uint32 // the overlay documents in the range, by ord
 	all                bool     // every live document of s is in it
+	// The base's members by rank (byDate.rank): r is in the set when
+	// r-ia < iw (an instant) or r-da < dw (a day), in uint32 arithmetic.
+	rank           []uint32
+	ia, iw, da, dw uint32
 }
 
 // Len is the number of documents in the set (base documents replaced or
@@ -205,13 +212,18 @@ func (w *Set) has(ord uint32) bool {
 	if w.open {
 		return true
 	}
-	base := w.s.base
-	if nb := uint32(len(base.docs)); ord < nb {
-		return dateRec{base.dateAt[ord], base.dateKind[ord]}.within(w.ilo, w.ihi, w.dlo, w.dhi)
-	} else if o := w.s.overlay[ord-nb]; o != nil {
+	if ord < uint32(len(w.rank)) {
+		return w.hasBase(ord)
+	} else if o := w.s.overlay[ord-uint32(len(w.rank))]; o != nil {
 		return o.date.within(w.ilo, w.ihi, w.dlo, w.dhi)
 	}
 	return false
+}
+
+// hasBase is has for a base document of a set that is not open.
+func (w *Set) hasBase(ord uint32) bool {
+	r := w.rank[ord]
+	return r-w.ia < w.iw || r-w.da < w.dw
 }
 
 // each calls fn with every live document of the set, in no order.
@@ -235,10 +247,15 @@ func (w *Set) each(fn func(ord uint32)) {
 // byDate is a base segment's documents sorted by date, built on first
 // use and shared by every snapshot of the segment: instants and days in
 // two lists (a day's place among instants depends on the query's zone),
-// each ascending by date, then ord.
+// each ascending by date, then ord; and rank, each document's place in
+// them (an instant's in the first, len(instant) plus a day's in the
+// second; none: MaxUint32), so that the members of a range, two runs of
+// the lists, are the documents whose rank falls in two intervals. 8
+// bytes a document.
 type byDate struct {
 	once         sync.Once
 	instant, day []uint32
+	rank         []uint32
 }
 
 func (seg *segment) sortedByDate() *byDate {
@@ -264,6 +281,16 @@ func (seg *segment) sortedByDate() *byDate {
 		}
 		slices.SortFunc(bd.instant, byDateOrd)
 		slices.SortFunc(bd.day, byDateOrd)
+		bd.rank = make([]uint32, len(seg.docs))
+		for i := range bd.rank {
+			bd.rank[i] = math.MaxUint32
+		}
+		for r, o := range bd.instant {
+			bd.rank[o] = uint32(r)
+		}
+		for r, o := range bd.day {
+			bd.rank[o] = uint32(len(bd.instant) + r)
+		}
 	})
 	return bd
 }
@@ -281,14 +308,19 @@ func (s *Snapshot) In(r TimeRange) *Set {
 	}
 	bd := s.base.sortedByDate()
 	at := s.base.dateAt
-	span := func(list []uint32, lo, hi int64) []uint32 {
+	span := func(list []uint32, lo, hi int64) (from, to int) {
 		cmp := func(o uint32, t int64) int { return cmpInt64(at[o], t) }
-		from, _ := slices.BinarySearchFunc(list, lo, cmp)
-		to, _ := slices.BinarySearchFunc(list, hi, cmp)
-		return list[from:max(from, to)]
+		from, _ = slices.BinarySearchFunc(list, lo, cmp)
+		to, _ = slices.BinarySearchFunc(list, hi, cmp)
+		return from, max(from, to)
 	}
-	w.inst = span(bd.instant, w.ilo, w.ihi)
-	w.day = span(bd.day, w.dlo, w.dhi)
+	from, to := span(bd.instant, w.ilo, w.ihi)
+	w.inst = bd.instant[from:to]
+	w.ia, w.iw = uint32(from), uint32(to-from)
+	from, to = span(bd.day, w.dlo, w.dhi)
+	w.day = bd.day[from:to]
+	w.da, w.dw = uint32(len(bd.instant)+from), uint32(to-from)
+	w.rank = bd.rank
 	live := 0
 	for i, d := range s.overlay {
 		if d == nil {

@@ -63,7 +63,7 @@ func randomRange(r *rand.Rand) TimeRange {
 }
 
 // checkWithin: In agrees with the reference membership, and Top inside
-// the set, by every scorer (document by document or list by list, pruned
+// the set, by every scorer (scanning or probing its lists, pruned
 // or not), is the reference's ranking of the set's documents alone.
 func checkWithin(t *testing.T, s *Snapshot, r *rand.Rand, label string) {
 	t.Helper()
@@ -111,19 +111,25 @@ func checkWithin(t *testing.T, s *Snapshot, r *rand.Rand, label string) {
 						t.Fatalf("%s trial %d %q k %d mode %d: %d results %v, want %d %v", label, trial, q, k, mode, len(got), names(got), len(want), names(want))
 					}
 				}
-				// The document-by-document scorer on any set.
-				p := planPool.Get().(*plan)
-				var got []Scored
-				if s.planIn(p, terms) != nil {
-					p.h.k, p.h.within = k, w
-					if err := p.scoreEach(); err != nil {
-						t.Fatal(err)
+				// The exhaustive scorer inside the set, every list scanned,
+				// and every list with a bitmap probed instead.
+				for _, probe := range []int{probeNever, probeAlways} {
+					p := planPool.Get().(*plan)
+					var got []Scored
+					if s.planIn(p, terms) != nil {
+						p.h.k, p.h.within, p.probe = k, w, probe
+						if w.all {
+							p.h.within = nil
+						}
+						if err := p.exhaustive(nil); err != nil {
+							t.Fatal(err)
+						}
+						got = p.h.appendSorted(nil)
 					}
-					got = p.h.appendSorted(nil)
-				}
-				p.release()
-				if !slices.Equal(got, want) {
-					t.Fatalf("%s %q k %d scoreEach: %v, want %v", label, q, k, names(got), names(want))
+					p.release()
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s %q k %d probe %d: %v, want %v", label, q, k, probe, names(got), names(want))
+					}
 				}
 			}
 		}

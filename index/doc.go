@@ -48,13 +48,16 @@
 //
 // Top plans a query (plan.go: idf, posting lists, overlay hits; the plan
 // is also the query's state, and the scorers are its methods) and picks
-// one of five scorers for its shape in one function, choose (choose.go,
-// whose table tests pin the scorer of each shape): the documents of a
-// narrow time range one by one (within.go; TopQuery.Within, built by
-// Snapshot.In from the documents' dates, dated.go), the impact path for
+// one of four scorers for its shape in one function, choose (choose.go,
+// whose table tests pin the scorer of each shape): the impact path for
 // one long list with short others (impact.go), the pruned MaxScore walk
 // with block-max skipping (pruned.go), a single-list loop (onelist.go),
-// or the exhaustive term-at-a-time accumulator (exhaustive.go). They keep
+// or the exhaustive term-at-a-time accumulator (exhaustive.go). Inside a
+// time range (TopQuery.Within, built by Snapshot.In from the documents'
+// dates, dated.go) every scorer skips the documents outside it on their
+// rank in date order, one read, and the exhaustive one, which then reads
+// only its lists' postings or probes its dense lists for the range's
+// documents (within.go), answers when it costs less. They keep
 // their top k in one heap (heap.go), which admits only a range's
 // documents when there is one, also finds their thresholds
 // and sorts the answer. Every one sums a document's weights in term

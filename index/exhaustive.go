@@ -59,6 +59,13 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 	defer scratchPool.Put(sc)
 	a := accumulator{scores: sc.scores[:nb], masks: sc.masks[:nb], lens: s.base.lens,
 		touched: sc.touched[:0], c0: p.c0, c1: p.c1}
+	// Inside a set (TopQuery.Within), a posting of a document outside it
+	// is skipped on its rank alone, before any read of the document's
+	// score, mask or length.
+	var in *Set
+	if fn == nil && p.h.within != nil && !p.h.within.open {
+		in = p.h.within
+	}
 	var err error
 	work := checkEvery // look at done before the first list
 	for _, q := range p.qt {
@@ -78,14 +85,23 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 		// Runs of plain tfs, each followed by at most one escaped. Dead
 		// documents are scored too and dropped below: a test per touched
 		// document, not one per posting.
+		if in != nil {
+			if ds := p.probed(in, &q); ds != nil {
+				a.addProbed(in, ds, &q, bit)
+				continue
+			}
+		}
 		for lo := 0; lo < len(docs); {
 			hi := q.list.plainEnd(lo)
-			a.add(docs[lo:hi], tfs[lo:hi], q.idf, bit)
-			if hi < len(docs) {
-				a.addOne(docs[hi], q.list.bigAt(hi), q.idf, bit)
-				hi++
+			if in != nil {
+				a.addIn(in, docs[lo:hi], tfs[lo:hi], q.idf, bit)
+			} else {
+				a.add(docs[lo:hi], tfs[lo:hi], q.idf, bit)
 			}
-			lo = hi
+			if hi < len(docs) && (in == nil || in.hasBase(docs[hi])) {
+				a.addOne(docs[hi], q.list.bigAt(hi), q.idf, bit)
+			}
+			lo = min(hi+1, len(docs))
 		}
 	}
 	if s.nDead > 0 {
@@ -118,9 +134,9 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 	h := &p.h
 	if h.within != nil {
 		// Only the set's documents are candidates (the histogram below
-		// must count only them).
-		a.touched, ovc = keepWithin(h.within, a.touched, ovc, a.scores, a.masks)
-		touched = a.touched
+		// must count only them): the base's are already, the overlay's
+		// are filtered here.
+		ovc = keepWithin(h.within, ovc)
 	}
 	if h.k > 0 && len(touched)+len(ovc) > 2*h.k {
 		p.histogramTop(sc, &a, ovc)
@@ -222,6 +238,53 @@ func (a *accumulator) add(docs []uint32, tfs []uint8, idf float64, bit uint64) {
 		masks[d] |= bit
 	}
 	a.touched, a.top = out[:n], hi
+}
+
+// addIn is add for the postings of documents in w (not open), which it
+// finds by their rank: the others cost one 4-byte read each. The branch
+// is taken rarely for a narrow set and often for a wide one, so the
+// predictor wins it at both ends.
+func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64, bit uint64) {
+	tfs = tfs[:len(docs)]
+	scores := a.scores
+	masks, lens := a.masks[:len(scores)], a.lens[:len(scores)] // one length to check
+	rank := w.rank[:len(scores)]
+	ia, iw, da, dw := w.ia, w.iw, w.da, w.dw
+	c0, c1, hi := a.c0, a.c1, a.top
+	n := len(a.touched)
+	touched := slices.Grow(a.touched, len(docs))
+	out := touched[:cap(touched)]
+	for i, d := range docs {
+		if r := rank[d]; r-ia >= iw && r-da >= dw {
+			continue
+		}
+		v := weight(idf, float64(tfs[i]), c0, c1, lens[d])
+		old := scores[d]
+		out[n] = d
+		if math.Float64bits(old) == 0 {
+			n++
+		}
+		v += old
+		scores[d] = v
+		if v > hi {
+			hi = v
+		}
+		masks[d] |= bit
+	}
+	a.touched, a.top = out[:n], hi
+}
+
+// addProbed adds the weights of q's postings of w's base documents,
+// found by probing q's bitmap for each of them (dead ones too: dropDead
+// takes them out).
+func (a *accumulator) addProbed(w *Set, ds *denseSet, q *qterm, bit uint64) {
+	for _, list := range [2][]uint32{w.inst, w.day} {
+		for _, d := range list {
+			if i, ok := ds.find(d); ok {
+				a.addOne(d, q.list.tf(i), q.idf, bit)
+			}
+		}
+	}
 }
 
 // addOne adds the weight of one posting (an escaped tf).

@@ -301,7 +301,9 @@ func (iq *impactQuery) walk() {
 		}
 		d, dl := io.docs[hd.pos], io.dl(hd.pos)
 		hd.pos++
-		if _, short := slices.BinarySearch(touched, d); !short && !s.isDead(d) && h.admits(d) && !h.push(d, w, bit) {
+		// admits first: inside a narrow set (TopQuery.Within) it turns
+		// most documents away with one read.
+		if h.admits(d) && !holds(touched, d) && !s.isDead(d) && !h.push(d, w, bit) {
 			// d ties the k-th best (w is not below it) and ranks after
 			// it: so do the rest of d's run, which weigh the same and
 			// come after d in the result order.
@@ -313,6 +315,12 @@ func (iq *impactQuery) walk() {
 			hd.w = weight(L.idf, hd.tf, c0, c1, io.dl(hd.pos))
 		}
 	}
+}
+
+// holds reports whether the sorted docs hold d.
+func holds(docs []uint32, d uint32) bool {
+	_, ok := slices.BinarySearch(docs, d)
+	return ok
 }
 
 // dead is the partial score of a dead candidate: below 0, where every

@@ -13,11 +13,12 @@ func (p *plan) oneList() error {
 	bit := uint64(1) << q.ti
 	lens := s.base.lens
 	c0, c1 := p.c0, p.c1
+	in := h.within // a document outside it is skipped before its weight
 	for n, d := range q.list.docs {
 		if n&(checkEvery-1) == checkEvery-1 && canceled(p.done) {
 			return ErrCanceled
 		}
-		if s.isDead(d) {
+		if s.isDead(d) || in != nil && !in.hasBase(d) {
 			continue
 		}
 		v := weight(q.idf, float64(q.list.tf(n)), c0, c1, lens[d])

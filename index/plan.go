@@ -44,8 +44,9 @@ type plan struct {
 	// bounded: the terms' bounds are filled in (withBounds).
 	bounded bool
 
-	done <-chan struct{} // TopQuery.Done
-	h    hitHeap         // the top k (TopQuery.Limit)
+	done  <-chan struct{} // TopQuery.Done
+	probe int             // inside a set: probeAuto, or a test's choice (within.go)
+	h     hitHeap         // the top k (TopQuery.Limit)
 
 	// Room for planIn, kept between queries.
 	df    []int

@@ -29,7 +29,8 @@ type TopQuery struct {
 	// Within, when not nil, admits only its documents (a Set of this
 	// snapshot, such as Snapshot.In builds for a time range): the top
 	// Limit are the best inside it, never a filtered top list. A narrow
-	// set is scored document by document instead of list by list.
+	// set is scored with the exhaustive scorer, which skips the postings
+	// of documents outside it and probes long lists for its documents.
 	Within *Set
 }
 
@@ -95,8 +96,6 @@ func (s *Snapshot) AppendTop(dst []Scored, q TopQuery) ([]Scored, error) {
 		err = c.walk.run()
 	case oneListScorer:
 		err = p.oneList()
-	case eachScorer:
-		err = p.scoreEach()
 	default:
 		err = p.exhaustive(nil)
 	}

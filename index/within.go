@@ -1,19 +1,16 @@
 package index
 
-import "slices"
+// Scoring inside a set (TopQuery.Within, a time range). The exhaustive
+// scorer takes a set as it comes: each term's list is either scanned,
+// a posting of a document outside the set skipped on its rank alone
+// (Set.hasBase: one 4-byte read, before the document's score, mask or
+// length is touched), or, when the list has a bitmap (dense.go) and
+// is much longer than the set is large, probed for each of the set's
+// documents instead. Either way every in-set document's weights are
+// summed in term order from 0, so the answer is the exhaustive one.
 
-// keepWithin drops from touched (clearing their scores and masks) and
-// from ovc the documents that are not in w.
-func keepWithin(w *Set, touched []uint32, ovc []cand, scores []float64, masks []uint64) ([]uint32, []cand) {
-	n := 0
-	for _, d := range touched {
-		if w.has(d) {
-			touched[n] = d
-			n++
-			continue
-		}
-		scores[d], masks[d] = 0, 0
-	}
+// keepWithin drops from ovc the overlay documents that are not in w.
+func keepWithin(w *Set, ovc []cand) []cand {
 	m := 0
 	for _, c := range ovc {
 		if w.has(c.ord) {
@@ -21,94 +18,61 @@ func keepWithin(w *Set, touched []uint32, ovc []cand, scores []float64, masks []
 			m++
 		}
 	}
-	return touched[:n], ovc[:m]
+	return ovc[:m]
 }
 
-// scoreEachCost is what finding one document's term costs scoreEach (a
-// galloping step or a few in a list, for documents taken in order)
-// against what one posting costs the scorers that walk whole lists: when
-// the set times the query's lists, times this, is below the postings,
-// scoreEach is the faster scorer (BenchmarkRetrieveRange).
-const scoreEachCost = 8
+// probeCost is what probing a list's bitmap for one of a set's
+// documents costs against what scanning one posting costs (a rank read
+// and a compare): a list is probed when the set's base documents times
+// this are fewer than its postings (BenchmarkTopWithin).
+const probeCost = 4
 
-// scoreEachPays reports whether scoring the set's documents one by one
-// costs less than walking the query's lists.
-func (s *Snapshot) scoreEachPays(p *plan, w *Set) bool {
-	total := 0
-	for _, q := range p.qt {
-		total += len(q.list.docs)
-	}
-	return w.Len()*len(p.qt)*scoreEachCost < total
-}
+// Probing, for tests: probeAuto decides by probeCost, probeNever scans
+// every list, probeAlways probes every list that has a bitmap.
+const (
+	probeAuto = iota
+	probeNever
+	probeAlways
+)
 
-// scoreEach scores every document of the query's set (p.h.within): its
-// base documents in ord order,
-// each term's list searched forward from the last find (galloping), the
-// overlay's documents as every scorer scores them. Each sum is made in
-// term order from 0, as the exhaustive scorer makes it, so the scores
-// are the same.
-func (p *plan) scoreEach() error {
-	s, w, h := p.s, p.h.within, &p.h
-	if w.Len() == 0 {
+// baseLen is the number of base documents in w (not open), dead ones
+// included.
+func (w *Set) baseLen() int { return len(w.inst) + len(w.day) }
+
+// probed returns the bitmap through which the exhaustive scorer finds
+// q's postings of w's documents, or nil when it scans q's list.
+func (p *plan) probed(w *Set, q *qterm) *denseSet {
+	switch p.probe {
+	case probeNever:
 		return nil
-	}
-	p.overlayToHeap()
-	nb := uint32(len(s.base.docs))
-	docs := make([]uint32, 0, w.Len())
-	w.each(func(d uint32) {
-		if d < nb {
-			docs = append(docs, d)
-		}
-	})
-	slices.Sort(docs)
-	scores := make([]float64, len(docs))
-	masks := make([]uint64, len(docs))
-	lens := s.base.lens
-	for j := range p.qt {
-		if canceled(p.done) {
-			return ErrCanceled
-		}
-		q := &p.qt[j]
-		var bit uint64
-		if q.ti < 64 {
-			bit = 1 << q.ti
-		}
-		list := q.list.docs
-		pos := 0
-		for i, d := range docs {
-			pos = gallop(list, pos, d)
-			if pos == len(list) {
-				break
-			}
-			if list[pos] == d {
-				scores[i] += weight(q.idf, float64(q.list.tf(pos)), p.c0, p.c1, lens[d])
-				masks[i] |= bit
-			}
+	case probeAuto:
+		if w.baseLen()*probeCost >= len(q.list.docs) {
+			return nil
 		}
 	}
-	for i, d := range docs {
-		if scores[i] > 0 {
-			h.push(d, scores[i], masks[i])
-		}
-	}
-	return nil
+	return p.s.base.denseOf(q.id)
 }
 
-// gallop returns the position of the first doc of list[from:] that is at
-// least d (len(list) when none): steps of doubling size, then a binary
-// search in the last step.
-func gallop(list []uint32, from int, d uint32) int {
-	if from >= len(list) || list[from] >= d {
-		return from
+// inSetCost is about what the exhaustive scorer costs inside w, in
+// postings scanned: each list's postings, or for a list probed, the
+// set's base documents times probeCost.
+func (p *plan) inSetCost(w *Set) int {
+	cost := 0
+	for _, q := range p.qt {
+		n := len(q.list.docs)
+		if m := w.baseLen() * probeCost; m < n && p.s.base.denseOf(q.id) != nil {
+			n = m
+		}
+		cost += n
 	}
-	lo, step := from, 1
-	hi := from + step
-	for hi < len(list) && list[hi] < d {
-		lo = hi
-		step *= 2
-		hi = lo + step
+	return cost
+}
+
+// postings is the number of the plan's base postings.
+func (p *plan) postings() int {
+	n := 0
+	for _, q := range p.qt {
+		n += len(q.list.docs)
 	}
-	hi = min(hi, len(list))
-	i, _ := findPosting(list[lo+1:hi], d)
-	return lo + 1 + i
+	return n
 }
