@@ -261,6 +261,16 @@ type byDate struct {
 func (seg *segment) sortedByDate() *byDate {
 	bd := &seg.dated
 	bd.once.Do(func() {
+		ni, nd := 0, 0
+		for _, k := range seg.dateKind {
+			switch k {
+			case dateInstant, dateWritten:
+				ni++
+			case dateDay:
+				nd++
+			}
+		}
+		bd.instant, bd.day = make([]uint32, 0, ni), make([]uint32, 0, nd)
 		for i := range seg.docs {
 			switch seg.dateKind[i] {
 			case dateInstant, dateWritten:
