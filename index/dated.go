@@ -250,12 +250,39 @@ func (w *Set) each(fn func(ord uint32)) {
 // each ascending by date, then ord; and rank, each document's place in
 // them (an instant's in the first, len(instant) plus a day's in the
 // second; none: MaxUint32), so that the members of a range, two runs of
-// the lists, are the documents whose rank falls in two intervals. 8
-// bytes a document.
+// the lists, are the documents whose rank falls in two intervals; and
+// every keyEvery-th date of each list, so that finding a run's ends
+// reads a small array and then one stretch of a list. 8 bytes a
+// document.
 type byDate struct {
-	once         sync.Once
-	instant, day []uint32
-	rank         []uint32
+	once              sync.Once
+	instant, day      []uint32
+	rank              []uint32
+	instKeys, dayKeys []int64
+}
+
+// keyEvery is the stride of byDate's keys.
+const keyEvery = 64
+
+// search returns the first position in list (a byDate list, with keys
+// its keys) whose document's date is at least t.
+func search(list []uint32, keys []int64, at []int64, t int64) int {
+	j, _ := slices.BinarySearch(keys, t) // keys[j-1] < t <= keys[j]
+	if j == 0 {
+		return 0
+	}
+	lo, hi := (j-1)*keyEvery+1, min(j*keyEvery, len(list))
+	i, _ := slices.BinarySearchFunc(list[lo:hi], t, func(o uint32, t int64) int { return cmpInt64(at[o], t) })
+	return lo + i
+}
+
+// keysOf returns the date of every keyEvery-th document of list.
+func keysOf(list []uint32, at []int64) []int64 {
+	keys := make([]int64, 0, (len(list)+keyEvery-1)/keyEvery)
+	for i := 0; i < len(list); i += keyEvery {
+		keys = append(keys, at[list[i]])
+	}
+	return keys
 }
 
 func (seg *segment) sortedByDate() *byDate {
@@ -291,6 +318,7 @@ func (seg *segment) sortedByDate() *byDate {
 		}
 		slices.SortFunc(bd.instant, byDateOrd)
 		slices.SortFunc(bd.day, byDateOrd)
+		bd.instKeys, bd.dayKeys = keysOf(bd.instant, seg.dateAt), keysOf(bd.day, seg.dateAt)
 		bd.rank = make([]uint32, len(seg.docs))
 		for i := range bd.rank {
 			bd.rank[i] = math.MaxUint32
@@ -318,16 +346,14 @@ func (s *Snapshot) In(r TimeRange) *Set {
 	}
 	bd := s.base.sortedByDate()
 	at := s.base.dateAt
-	span := func(list []uint32, lo, hi int64) (from, to int) {
-		cmp := func(o uint32, t int64) int { return cmpInt64(at[o], t) }
-		from, _ = slices.BinarySearchFunc(list, lo, cmp)
-		to, _ = slices.BinarySearchFunc(list, hi, cmp)
+	span := func(list []uint32, keys []int64, lo, hi int64) (from, to int) {
+		from, to = search(list, keys, at, lo), search(list, keys, at, hi)
 		return from, max(from, to)
 	}
-	from, to := span(bd.instant, w.ilo, w.ihi)
+	from, to := span(bd.instant, bd.instKeys, w.ilo, w.ihi)
 	w.inst = bd.instant[from:to]
 	w.ia, w.iw = uint32(from), uint32(to-from)
-	from, to = span(bd.day, w.dlo, w.dhi)
+	from, to = span(bd.day, bd.dayKeys, w.dlo, w.dhi)
 	w.day = bd.day[from:to]
 	w.da, w.dw = uint32(len(bd.instant)+from), uint32(to-from)
 	w.rank = bd.rank
