@@ -279,10 +279,27 @@ func (iq *impactQuery) walk() {
 		tf       float64
 		w        float64
 	}
+	// Inside a set (TopQuery.Within), a group's head is its next
+	// document in the set: the others are passed over in a loop of one
+	// read each, without a weight or a choice among the groups (none of
+	// them is offered, so the order they would come in does not matter).
+	var in *Set
+	if w := h.within; w != nil && !w.open {
+		in = w
+	}
+	skip := func(hd *head) {
+		if in != nil {
+			for hd.pos < hd.end && !in.hasBase(io.docs[hd.pos]) {
+				hd.pos++
+			}
+		}
+	}
 	heads := make([]head, len(io.groups))
 	for g, gr := range io.groups {
 		heads[g] = head{pos: gr.start, end: gr.end, tf: float64(gr.tf)}
-		heads[g].w = weight(L.idf, heads[g].tf, c0, c1, io.dl(gr.start))
+		if skip(&heads[g]); heads[g].pos < heads[g].end {
+			heads[g].w = weight(L.idf, heads[g].tf, c0, c1, io.dl(heads[g].pos))
+		}
 	}
 	for {
 		best := -1
@@ -301,9 +318,7 @@ func (iq *impactQuery) walk() {
 		}
 		d, dl := io.docs[hd.pos], io.dl(hd.pos)
 		hd.pos++
-		// admits first: inside a narrow set (TopQuery.Within) it turns
-		// most documents away with one read.
-		if h.admits(d) && !holds(touched, d) && !s.isDead(d) && !h.push(d, w, bit) {
+		if !holds(touched, d) && !s.isDead(d) && !h.push(d, w, bit) {
 			// d ties the k-th best (w is not below it) and ranks after
 			// it: so do the rest of d's run, which weigh the same and
 			// come after d in the result order.
@@ -311,7 +326,7 @@ func (iq *impactQuery) walk() {
 				hd.pos++
 			}
 		}
-		if hd.pos < hd.end {
+		if skip(hd); hd.pos < hd.end {
 			hd.w = weight(L.idf, hd.tf, c0, c1, io.dl(hd.pos))
 		}
 	}
