@@ -90,6 +90,8 @@ func (s *Snapshot) choose(p *plan, q TopQuery) choice {
 	return c
 }
 
+// chooseLists is choose without the set's question: the scorer for the
+// shape of the query's lists.
 func (s *Snapshot) chooseLists(p *plan, q TopQuery) choice {
 	li, others, impact := s.useImpact(p, q)
 	if impact && others <= impactFirst+4*q.Limit {

@@ -84,6 +84,9 @@ func (s *Snapshot) AppendTop(dst []Scored, q TopQuery) ([]Scored, error) {
 	if q.Within != nil && q.Within.all {
 		q.Within = nil // it admits every document
 	}
+	if q.Within != nil && q.Within.Len() == 0 {
+		return dst, nil // it admits none
+	}
 	p.h.within = q.Within
 	if q.Limit > 0 {
 		p.h.h = slices.Grow(p.h.h, min(q.Limit, s.Len()))
