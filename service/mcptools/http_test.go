@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -418,5 +420,117 @@ func TestHTTPConcurrentClients(t *testing.T) {
 	page, err := m.List(context.Background(), service.ListRequest{Category: "load"})
 	if err != nil || page.Total != clients*rounds {
 		t.Errorf("load holds %d entries (%v), want %d", page.Total, err, clients*rounds)
+	}
+}
+
+// listenSpy is an http.RoundTripper that watches the answers to
+// subscriptions/listen: whether the acknowledgement arrives while the
+// stream is open (flushed through httpapi's writer, not held until it
+// ends), and when the stream ends.
+type listenSpy struct {
+	acked, ended chan string // the client's name
+	name         string
+}
+
+func (s listenSpy) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.Body != nil {
+		body, _ = io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && bytes.Contains(body, []byte(`"subscriptions/listen"`)) {
+		resp.Body = &spyBody{ReadCloser: resp.Body, s: s}
+	}
+	return resp, err
+}
+
+type spyBody struct {
+	io.ReadCloser
+	s         listenSpy
+	seen      []byte
+	ack, done bool
+}
+
+func (b *spyBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.seen = append(b.seen, p[:n]...)
+	if !b.ack && bytes.Contains(b.seen, []byte("notifications/subscriptions/acknowledged")) {
+		b.ack = true
+		b.s.acked <- b.s.name
+	}
+	if err != nil && !b.done {
+		b.done = true
+		b.s.ended <- b.s.name + ": " + string(b.seen)
+	}
+	return n, err
+}
+
+// A client of protocol 2026-07-28 that wants tool-list notifications
+// opens a subscriptions/listen stream: served through httpapi, its
+// acknowledgement arrives at once; at most MaxStreams are open together
+// (one more is refused, and its client still works), each ends after
+// StreamTimeout.
+func TestHTTPListenStreamsBounded(t *testing.T) {
+	m := newMemory(t)
+	api, err := httpapi.New(m, httpapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const timeout = 5 * time.Second
+	api.Handle("/mcp", NewHTTPHandler(m, Options{MaxStreams: 2, StreamTimeout: timeout}))
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	acked, ended := make(chan string, 10), make(chan string, 10)
+	listen := func(name string) *mcp.ClientSession {
+		tr := &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", MaxRetries: -1,
+			HTTPClient: &http.Client{Transport: listenSpy{acked: acked, ended: ended, name: name}}}
+		c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, &mcp.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {}})
+		cs, err := c.Connect(context.Background(), tr, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	wait := func(ch chan string, what string) string {
+		t.Helper()
+		select {
+		case s := <-ch:
+			return s
+		case <-time.After(timeout + 20*time.Second):
+			t.Fatalf("no stream %s", what)
+			return ""
+		}
+	}
+	start := time.Now()
+	listen("a")
+	listen("b")
+	got := []string{wait(acked, "acknowledged"), wait(acked, "acknowledged")}
+	if d := time.Since(start); d >= timeout {
+		t.Errorf("the acknowledgements came after %v, when the streams ended: not flushed", d)
+	}
+	if slices.Sort(got); !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Errorf("acknowledged: %v", got)
+	}
+	c := listen("c") // one too many
+	if s := wait(ended, "refused"); !strings.HasPrefix(s, "c: ") || !strings.Contains(s, "at most 2 listen streams") {
+		t.Errorf("the third stream: %s", s)
+	}
+	if res := callTool(t, c, "categories", map[string]any{}); res.IsError {
+		t.Errorf("the refused client's call: %s", text(res))
+	}
+	for range 2 {
+		if s := wait(ended, "ended"); !strings.HasPrefix(s, "a: ") && !strings.HasPrefix(s, "b: ") {
+			t.Errorf("ended: %s", s)
+		}
+	}
+	if d := time.Since(start); d < timeout {
+		t.Errorf("the streams ended after %v, before StreamTimeout", d)
+	}
+	listen("d") // a slot is free again
+	if s := wait(acked, "acknowledged"); s != "d" {
+		t.Errorf("after the timeout: %s", s)
 	}
 }

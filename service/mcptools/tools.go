@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +37,14 @@ type Options struct {
 	Logger *slog.Logger
 	// OnInitialized runs once the handshake is complete.
 	OnInitialized func()
+
+	// MaxStreams bounds the streams NewHTTPHandler holds open at once
+	// (subscriptions/listen, protocol 2026-07-28); one more is refused
+	// with an error. 0 means DefaultMaxStreams. Stdio ignores it.
+	MaxStreams int
+	// StreamTimeout is how long NewHTTPHandler keeps one stream open
+	// before it ends it; 0 means DefaultStreamTimeout. Stdio ignores it.
+	StreamTimeout time.Duration
 }
 
 // NewServer returns an MCP server named "recall" with the Instructions
