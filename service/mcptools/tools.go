@@ -104,13 +104,12 @@ Time: write the time in the query as the user said it, in English or Chinese ("w
 		if err != nil {
 			return "", nil, err
 		}
+		// The JSON object the CLI prints, as is: the SDK compacts it as it
+		// encodes the answer (encoding/json compacts a RawMessage), so a
+		// compaction here would be a second one.
 		var raw json.RawMessage
 		err = service.WithResultJSON(res, func(b []byte) error {
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, b); err != nil {
-				return err
-			}
-			raw = buf.Bytes()
+			raw = bytes.Clone(b)
 			return nil
 		})
 		if err != nil {
