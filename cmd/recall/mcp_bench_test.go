@@ -39,7 +39,8 @@ import (
 // It reports each way's p50 and p90 latency (µs) and throughput (req/s),
 // and mcp's and sdk's p50 and throughput as ratios to json's. "handler"
 // is the server's own work without the network: the handler answering
-// the two POSTs alternately, p50 each way.
+// the json and mcp POSTs and an MCP ping (the floor of any MCP request)
+// in turn, p50 each.
 func BenchmarkServeMCP(b *testing.B) {
 	sb := newServeBench(b)
 	calls := make([][]byte, benchQueries)
@@ -76,16 +77,22 @@ func BenchmarkServeMCP(b *testing.B) {
 		}
 	}
 	// The server's own work, without the network: the handler answers a
-	// JSON retrieve and an MCP one, alternately, b.N times each.
+	// JSON retrieve, an MCP one and an MCP ping (a request that does
+	// nothing: the floor of one MCP request), in turn, b.N times each.
+	ping := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	b.Run("handler", func(b *testing.B) {
-		var tj, tm []time.Duration
+		var took [3][]time.Duration // json, mcp, ping
 		b.ResetTimer()
 		for i := range b.N {
-			for k := range 2 {
-				way := (i + k) % 2 // swap which goes first every time
+			for k := range 3 {
+				way := (i + k) % 3 // rotate which goes first
 				req := httptest.NewRequest("POST", "http://127.0.0.1/v1/retrieve", bytes.NewReader(sb.bodies[i%benchQueries]))
-				if way == 1 {
-					req = httptest.NewRequest("POST", "http://127.0.0.1/mcp", bytes.NewReader(calls[i%benchQueries]))
+				if way > 0 {
+					body := calls[i%benchQueries]
+					if way == 2 {
+						body = ping
+					}
+					req = httptest.NewRequest("POST", "http://127.0.0.1/mcp", bytes.NewReader(body))
 					req.Header.Set("Accept", "application/json, text/event-stream")
 					req.Header.Set("MCP-Protocol-Version", "2025-11-25")
 				}
@@ -93,21 +100,17 @@ func BenchmarkServeMCP(b *testing.B) {
 				rec := httptest.NewRecorder()
 				t0 := time.Now()
 				sb.handler.ServeHTTP(rec, req)
-				d := time.Since(t0)
+				took[way] = append(took[way], time.Since(t0))
 				if rec.Code != http.StatusOK {
 					b.Fatalf("status %d: %.200s", rec.Code, rec.Body.Bytes())
-				}
-				if way == 0 {
-					tj = append(tj, d)
-				} else {
-					tm = append(tm, d)
 				}
 			}
 		}
 		b.StopTimer()
-		pj, pm := micros(percentile(tj, 50)), micros(percentile(tm, 50))
+		pj, pm, pp := micros(percentile(took[0], 50)), micros(percentile(took[1], 50)), micros(percentile(took[2], 50))
 		b.ReportMetric(pj, "json-p50-µs")
 		b.ReportMetric(pm, "mcp-p50-µs")
+		b.ReportMetric(pp, "ping-p50-µs")
 		b.ReportMetric(pm/pj, "mcp/json-p50")
 		b.ReportMetric(0, "ns/op")
 	})
