@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/service/httpapi"
+	"github.com/recallhq/recall/service/mcptools"
 	"github.com/recallhq/recall/web"
 )
 
@@ -33,7 +35,7 @@ func newServeCmd(a *app) *cobra.Command {
 	o := &serveOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the memory over an HTTP JSON API",
+		Short: "Serve the memory over an HTTP JSON API and MCP (Streamable HTTP)",
 		Long: `Serve answers HTTP requests on --addr (default ` + defaultServeAddr + `, loopback only):
 
   POST   /v1/retrieve                   {"query": "...", "limit": 10, "budget_tokens": 800,
@@ -58,6 +60,8 @@ func newServeCmd(a *app) *cobra.Command {
   GET    /healthz                       → {"status": "ok", "revision": N, "indexed": true,
                                          "unreadable": N}, 503 when the store is unavailable
   GET    /v1/links/CATEGORY/NAME        → the entry's links (resolved or not) and backlinks
+  POST   /mcp                           MCP Streamable HTTP (stateless): the tools of 'recall mcp'
+                                        for hosts that connect by URL; same token and checks
   GET    /                              → a web page over all of the above
 
 Only query is required; budget_tokens 0 means no budget. PUT is an upsert: an
@@ -149,6 +153,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 		return err
 	}
 	h.Handle("GET /v1/links/{category}/{name}", web.Links(m.Engine())) // for the page, behind the API's checks
+	h.Handle("/mcp", mcptools.NewHTTPHandler(m, mcptools.Options{Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}))
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

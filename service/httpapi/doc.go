@@ -32,6 +32,11 @@
 //	                                           (the default for other stores); see Handler.backup
 //	GET    /healthz                            {"status":"ok","revision","indexed","unreadable"}; 503 when unavailable
 //
+// Handle mounts more endpoints behind the same checks: `recall serve`
+// mounts the web page's GET /v1/links/{category}/{name} (package web) and
+// MCP Streamable HTTP at /mcp (mcptools.NewHTTPHandler), so /mcp has the
+// same token, Host and Origin rules as the endpoints above.
+//
 // Categories and names are URL-escaped in paths: a category path's "/" is
 // %2F (/v1/entries/projects%2Fharbor/notes); the 404 for a path with an
 // unescaped one says so.
