@@ -24,6 +24,12 @@ const messageCuts = 4
 // when there is one). A message with no words is a *ParamError on "query",
 // as for Retrieve; so is a message that still has too many terms after
 // four cuts.
+//
+// A time phrase in the message narrows the search to its range, as in
+// Retrieve; when nothing in that range matches, the message is searched
+// again as words only (NoTime), so that a passing "today" in a prompt
+// ("can we deploy today?") does not hide what the memory holds on the
+// rest of it.
 func (m *Memory) RetrieveMessage(ctx context.Context, message string, p RetrieveParams) (*retrieve.Result, retrieve.Request, error) {
 	p.Query = cutMessage(strings.TrimSpace(message), MaxQueryBytes)
 	req, f, err := p.parse()
@@ -35,6 +41,11 @@ func (m *Memory) RetrieveMessage(ctx context.Context, message string, p Retrieve
 	}
 	for cut := 0; ; cut++ {
 		res, got, err := m.retrieve(ctx, req, f)
+		if err == nil && len(res.Items) == 0 && res.TimeRange != nil && res.TimeRange.Text != "" && !req.NoTime {
+			words := req
+			words.NoTime = true
+			return m.retrieve(ctx, words, f)
+		}
 		var te *retrieve.TermsError
 		if !errors.As(err, &te) {
 			return res, got, err
