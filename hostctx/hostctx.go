@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/service/mcptools"
@@ -209,20 +212,34 @@ func Context(ctx context.Context, m *service.Memory, in Input, opts Options) (st
 // sessionStart is SessionStart's text: a line on the memory, then the
 // entries dated in the last recent.
 func sessionStart(ctx context.Context, m *service.Memory, p service.RetrieveParams, now time.Time, recent time.Duration) (string, error) {
-	cats, err := m.Categories(ctx)
-	if err != nil || len(cats) == 0 {
-		return "", err
-	}
 	if recent <= 0 {
 		recent = DefaultRecent
 	}
+	// The timeline first: it loads the index (from the store's copy when
+	// current), which then counts the categories without reading an entry.
+	p.After = now.Add(-recent).Format(time.RFC3339Nano)
+	res, req, err := m.Retrieve(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	snap, err := m.Engine().Snapshot(ctx)
+	if err != nil {
+		return "", err
+	}
+	counts := map[string]int{}
 	total := 0
+	snap.Docs(func(d *index.Doc) bool {
+		counts[d.Category]++
+		total++
+		return true
+	})
+	if total == 0 {
+		return "", nil
+	}
+	cats := slices.Sorted(maps.Keys(counts))
 	names := make([]string, 0, min(len(cats), overviewCategories))
-	for i, c := range cats {
-		total += c.Count
-		if i < overviewCategories {
-			names = append(names, fmt.Sprintf("%s (%d)", c.Category, c.Count))
-		}
+	for _, c := range cats[:min(len(cats), overviewCategories)] {
+		names = append(names, fmt.Sprintf("%s (%d)", c, counts[c]))
 	}
 	if more := len(cats) - len(names); more > 0 {
 		names = append(names, fmt.Sprintf("and %d more", more))
@@ -230,12 +247,6 @@ func sessionStart(ctx context.Context, m *service.Memory, p service.RetrievePara
 	var b strings.Builder
 	fmt.Fprintf(&b, "recall holds the user's long-term memory: %s in %s: %s. Search it with the retrieve tool before answering anything about the user or their work.",
 		plural(total, "entry", "entries"), plural(len(cats), "category", "categories"), strings.Join(names, ", "))
-
-	p.After = now.Add(-recent).Format(time.RFC3339Nano)
-	res, req, err := m.Retrieve(ctx, p)
-	if err != nil {
-		return "", err
-	}
 	if len(res.Items) > 0 {
 		res.TimeRange = nil // said in words below
 		fmt.Fprintf(&b, "\n\nEntries dated in the last %s, newest first:\n\n%s", days(recent), mcptools.ResultText(res, req))
