@@ -19,86 +19,117 @@ import (
 // structuredContent against the tool's output schema. .ci/run installs the
 // SDK from npm; in CI (CI=true) a missing node or SDK fails the test.
 func TestMCPWithNPMClient(t *testing.T) {
-	dir, _ := filepath.Abs(filepath.Join("testdata", "npmclient"))
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
-	}
-	if err != nil {
-		msg := "the npm MCP client is not installed (" + err.Error() + "): run `npm install` in cmd/recall/testdata/npmclient, or bash .ci/run"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	dir, node := npmPackage(t, "npmclient", "@modelcontextprotocol/sdk")
 	store := copySample(t)
 	want := newCLI(t, nil).ok("--store", store, "retrieve", "想去海边玩", "--limit", "3", "--no-budget", "--json")
 
 	cmd := exec.Command(node, "client.mjs", recallBinary(t), store)
 	cmd.Dir = dir
 	cmd.Env = childEnv(t)
+	checkNPMReport(t, runNode(t, cmd), want)
+}
+
+// npmPackage returns testdata/FOLDER (absolute) and node, once npm has
+// installed pkg there; without them it skips the test, or fails it in CI
+// (CI=true), where .ci/run installs them.
+func npmPackage(t *testing.T, folder, pkg string) (dir, node string) {
+	t.Helper()
+	dir, _ = filepath.Abs(filepath.Join("testdata", folder))
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json"))
+	}
+	if err != nil {
+		msg := "npm package " + pkg + " is not installed (" + err.Error() + "): run `npm install` in cmd/recall/testdata/" + folder + ", or bash .ci/run"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return dir, node
+}
+
+// runNode runs a node command and returns its stdout.
+func runNode(t *testing.T, cmd *exec.Cmd) []byte {
+	t.Helper()
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node client: %v\nstderr:\n%s", err, stderr)
+		t.Fatalf("node %v: %v\nstderr:\n%s", cmd.Args[1:], err, stderr)
 	}
-	var report struct {
-		Tools map[string]struct {
-			InputSchema     map[string]any `json:"inputSchema"`
-			HasOutputSchema bool           `json:"hasOutputSchema"`
-		} `json:"tools"`
-		Calls []struct {
-			Name       string         `json:"name"`
-			Args       map[string]any `json:"args"`
-			IsError    bool           `json:"isError"`
-			Text       string         `json:"text"`
-			Structured map[string]any `json:"structured"`
-			Thrown     string         `json:"thrown"`
-		} `json:"calls"`
-		// Issue 25: prompts, resources, instructions.
-		Instructions string         `json:"instructions"`
-		Capabilities map[string]any `json:"capabilities"`
-		Prompts      []struct {
-			Name      string `json:"name"`
-			Arguments []struct {
-				Name     string `json:"name"`
-				Required bool   `json:"required"`
-			} `json:"arguments"`
-		} `json:"prompts"`
-		Prompt struct {
-			Messages []struct {
-				Role    string `json:"role"`
-				Content struct {
-					Type string `json:"type"`
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"messages"`
-			Thrown string `json:"thrown"`
-		} `json:"prompt"`
-		PromptNoMessage struct {
-			Thrown string `json:"thrown"`
-		} `json:"promptNoMessage"`
-		Templates []struct {
-			Name        string `json:"name"`
-			URITemplate string `json:"uriTemplate"`
-		} `json:"templates"`
-		Resources []struct {
-			URI  string `json:"uri"`
-			Name string `json:"name"`
-		} `json:"resources"`
-		ResourcePages int `json:"resourcePages"`
-		Reads         map[string]struct {
-			Contents []struct {
-				URI      string `json:"uri"`
-				MIMEType string `json:"mimeType"`
-				Text     string `json:"text"`
-			} `json:"contents"`
-			Thrown string `json:"thrown"`
-		} `json:"reads"`
-	}
+	return out
+}
+
+// npmReport is what client.mjs prints.
+type npmReport struct {
+	Tools map[string]struct {
+		InputSchema     map[string]any `json:"inputSchema"`
+		HasOutputSchema bool           `json:"hasOutputSchema"`
+	} `json:"tools"`
+	Calls []struct {
+		Name       string         `json:"name"`
+		Args       map[string]any `json:"args"`
+		IsError    bool           `json:"isError"`
+		Text       string         `json:"text"`
+		Structured map[string]any `json:"structured"`
+		Thrown     string         `json:"thrown"`
+	} `json:"calls"`
+	Server          struct{ Name, Version string } `json:"server"`
+	Instructions    string                         `json:"instructions"`
+	ProtocolVersion string                         `json:"protocolVersion"`
+	// Issue 25: prompts, resources, instructions.
+	Capabilities map[string]any `json:"capabilities"`
+	Prompts      []struct {
+		Name      string `json:"name"`
+		Arguments []struct {
+			Name     string `json:"name"`
+			Required bool   `json:"required"`
+		} `json:"arguments"`
+	} `json:"prompts"`
+	Prompt struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+		Thrown string `json:"thrown"`
+	} `json:"prompt"`
+	PromptNoMessage struct {
+		Thrown string `json:"thrown"`
+	} `json:"promptNoMessage"`
+	Templates []struct {
+		Name        string `json:"name"`
+		URITemplate string `json:"uriTemplate"`
+	} `json:"templates"`
+	Resources []struct {
+		URI  string `json:"uri"`
+		Name string `json:"name"`
+	} `json:"resources"`
+	ResourcePages int `json:"resourcePages"`
+	Reads         map[string]struct {
+		Contents []struct {
+			URI      string `json:"uri"`
+			MIMEType string `json:"mimeType"`
+			Text     string `json:"text"`
+		} `json:"contents"`
+		Thrown string `json:"thrown"`
+	} `json:"reads"`
+}
+
+// checkNPMReport checks what client.mjs saw of the sample store, against
+// want, `recall retrieve 想去海边玩 --limit 3 --no-budget --json` before
+// the calls.
+func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
+	t.Helper()
+	var report npmReport
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("report: %v\n%s", err, out)
+	}
+	if report.Server.Name != "recall" || report.Instructions != mcptools.Instructions {
+		t.Errorf("handshake: server %+v, instructions %q", report.Server, report.Instructions)
 	}
 	if len(report.Tools) != 8 {
 		t.Errorf("tools: %v", report.Tools)
@@ -200,8 +231,8 @@ func TestMCPWithNPMClient(t *testing.T) {
 	}
 
 	// Context on the first turn, through the TypeScript client.
-	if report.Instructions != mcptools.Instructions || report.Capabilities["prompts"] == nil || report.Capabilities["resources"] == nil {
-		t.Errorf("handshake: instructions %q, capabilities %v", report.Instructions, report.Capabilities)
+	if report.Capabilities["prompts"] == nil || report.Capabilities["resources"] == nil {
+		t.Errorf("handshake: capabilities %v", report.Capabilities)
 	}
 	if len(report.Prompts) != 1 || report.Prompts[0].Name != "recall" || len(report.Prompts[0].Arguments) != 2 || !report.Prompts[0].Arguments[0].Required {
 		t.Errorf("prompts: %+v", report.Prompts)
@@ -251,4 +282,5 @@ func TestMCPWithNPMClient(t *testing.T) {
 	if r := report.Reads["recall://trips/nowhere"]; !strings.Contains(r.Thrown, "not found") {
 		t.Errorf("read of a missing entry: %+v", r)
 	}
+	return report
 }
