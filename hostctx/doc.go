@@ -33,7 +33,7 @@
 // # Caveats
 //
 // Run fails open: a bad input, a store that cannot be opened or read, a
-// retrieve error, a panic, or the deadline (Options.Timeout, default 2 s,
+// retrieve error, a panic, or the deadline (Options.Timeout, default 5 s,
 // covering the read of stdin too) writes nothing at all and returns the
 // error; the caller exits 0, so that a broken memory never blocks the
 // host (Claude Code treats exit code 2 as "block this prompt"). On the

@@ -33,8 +33,13 @@ const (
 	// MaxOutputChars bounds the context written: Claude Code gives the
 	// model up to 10,000 characters whole and a preview of more.
 	MaxOutputChars = 10000
-	// DefaultTimeout is Options.Timeout's default.
-	DefaultTimeout = 2 * time.Second
+	// DefaultTimeout is Options.Timeout's default. It leaves room for a
+	// first run that builds the index of a large store (10k entries: 1.9 s
+	// on a loaded 2-core machine), which then saves the store's index copy
+	// for the next runs (a run cut short saves nothing, so a deadline
+	// below the build time would fail every run), and bounds what a hung
+	// store costs each prompt.
+	DefaultTimeout = 5 * time.Second
 	// DefaultRecent is Options.Recent's default.
 	DefaultRecent = 7 * 24 * time.Hour
 	// overviewCategories is how many categories the SessionStart line
