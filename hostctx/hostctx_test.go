@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -155,6 +156,23 @@ func TestSessionStartGivesTheMemoryAndItsRecentEntries(t *testing.T) {
 	var got hookOutput
 	if err := json.Unmarshal([]byte(out), &got); err != nil || got.HookSpecificOutput.HookEventName != "SessionStart" {
 		t.Errorf("json: %q", out)
+	}
+}
+
+// Over 20 categories, the line names the first 20 and counts the rest.
+func TestSessionStartManyCategories(t *testing.T) {
+	m := newMemory(t)
+	for i := range 23 {
+		add(t, m, fmt.Sprintf("c%02d", i), "x", "old", now.AddDate(-1, 0, 0))
+	}
+	calls := 0
+	out, err := run(t, `{"hook_event_name":"SessionStart","source":"compact"}`, opener(m, &calls), Options{Format: Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "recall holds the user's long-term memory: 23 entries in 23 categories: c00 (1), c01 (1), "
+	if !strings.HasPrefix(out, want) || !strings.Contains(out, "c19 (1), and 3 more. Search it") || strings.Contains(out, "c20") || strings.Contains(out, "Entries dated") {
+		t.Errorf("session start: %q", out)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -80,6 +79,12 @@ func (o *contextOptions) run(cmd *cobra.Command, args []string) error {
 	default:
 		return fmt.Errorf("--format must be json or text, got %q", o.format)
 	}
+	if o.opts.Timeout <= 0 {
+		return fmt.Errorf("--timeout must be more than 0, got %v", o.opts.Timeout)
+	}
+	if o.opts.Budget < 0 {
+		return fmt.Errorf("--budget must be 0 (no cap) or more, got %d", o.opts.Budget)
+	}
 	if o.opts.Budget == 0 {
 		o.opts.Budget = -1 // the flag's 0 is "no cap"
 	}
@@ -100,9 +105,6 @@ func (o *contextOptions) run(cmd *cobra.Command, args []string) error {
 			return nil, nil, err
 		}
 		return m, func() { m.Close(); st.Close() }, nil
-	}
-	if o.opts.Timeout <= 0 {
-		o.opts.Timeout = time.Nanosecond // a zero --timeout gives up at once
 	}
 	return hostctx.Run(cmd.Context(), a.stdin, a.stdout, open, o.opts)
 }

@@ -29,6 +29,11 @@ func TestContextCommand(t *testing.T) {
 	if got.HookSpecificOutput.HookEventName != "UserPromptSubmit" || !strings.Contains(ac, "[hit] trips:青岛计划") || !strings.Contains(ac, "/300 tokens.") {
 		t.Errorf("context: %+v", got)
 	}
+	// --budget 0: no cap.
+	o = c.runIn(strings.NewReader(`{"hook_event_name":"UserPromptSubmit","prompt":"想去海边玩"}`), "--store", store, "context", "--budget", "0", "--format", "text")
+	if o.code != 0 || !strings.Contains(o.stdout, " tokens.\n") || strings.Contains(o.stdout, "/800 tokens") || strings.Contains(o.stdout, "/0 tokens") {
+		t.Errorf("--budget 0: %q", o.stdout)
+	}
 	o = c.runIn(strings.NewReader(`{"hook_event_name":"SessionStart","source":"startup"}`), "--store", store, "context", "--format", "text")
 	if o.code != 0 || !strings.HasPrefix(o.stdout, "recall holds the user's long-term memory: 54 entries in 8 categories: daily_life (8), ") {
 		t.Errorf("session start: exit %d, %q, %q", o.code, o.stdout, o.stderr)
@@ -59,6 +64,8 @@ func TestContextFailsOpen(t *testing.T) {
 		{"bad flag value", good, []string{"--store", sample, "context", "--budget", "many"}, "invalid argument"},
 		{"bad format", good, []string{"--store", sample, "context", "--format", "xml"}, "--format must be json or text"},
 		{"arguments", good, []string{"--store", sample, "context", "extra"}, "takes no arguments"},
+		{"zero timeout", good, []string{"--store", sample, "context", "--timeout", "0"}, "--timeout must be more than 0"},
+		{"negative budget", good, []string{"--store", sample, "context", "--budget", "-5"}, "--budget must be 0 (no cap) or more"},
 		{"bad segmenter", good, []string{"--store", sample, "context", "--segmenter", "maybe"}, "segmenter"},
 	} {
 		o := newCLI(t, nil).runIn(strings.NewReader(c.input), c.args...)

@@ -176,3 +176,45 @@ func TestResourcesListPages(t *testing.T) {
 		t.Error("a bad cursor was accepted")
 	}
 }
+
+// Register on a caller's server keeps the caller's own resources: listed
+// on the first page beside RootURI, read by their own handler.
+func TestRegisterKeepsTheCallersResources(t *testing.T) {
+	m := newMemory(t)
+	add(t, m, "notes", "a", "x")
+	srv := mcp.NewServer(&mcp.Implementation{Name: "host", Version: "1"}, nil)
+	srv.AddResource(&mcp.Resource{URI: "file:///readme", Name: "readme"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///readme", Text: "the host's own"}}}, nil
+	})
+	Register(srv, m)
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range list.Resources {
+		uris = append(uris, r.URI)
+	}
+	if strings.Join(uris, " ") != "file:///readme recall:// recall://notes/a" {
+		t.Errorf("resources: %v", uris)
+	}
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///readme"})
+	if err != nil || res.Contents[0].Text != "the host's own" {
+		t.Errorf("the caller's resource: %+v, %v", res, err)
+	}
+	if got := readText(t, cs, "recall://notes/a"); !strings.HasPrefix(got, "notes:a") {
+		t.Errorf("recall entry: %q", got)
+	}
+}
