@@ -40,6 +40,8 @@ const (
 	// below the build time would fail every run), and bounds what a hung
 	// store costs each prompt.
 	DefaultTimeout = 5 * time.Second
+	// DefaultBudget is the budget Options.Budget 0 stands for.
+	DefaultBudget = retrieve.DefaultBudget
 	// DefaultRecent is Options.Recent's default.
 	DefaultRecent = 7 * 24 * time.Hour
 	// overviewCategories is how many categories the SessionStart line
@@ -250,7 +252,7 @@ func sessionStart(ctx context.Context, m *service.Memory, p service.RetrievePara
 		names = append(names, fmt.Sprintf("and %d more", more))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "recall holds the user's long-term memory: %s in %s: %s. Search it with the retrieve tool before answering anything about the user or their work.",
+	fmt.Fprintf(&b, "recall holds the user's long-term memory: %s in %s: %s. When recall's retrieve tool is available, search it before answering anything about the user or their work.",
 		plural(total, "entry", "entries"), plural(len(cats), "category", "categories"), strings.Join(names, ", "))
 	if len(res.Items) > 0 {
 		res.TimeRange = nil // said in words below
@@ -308,6 +310,3 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// DefaultBudget is the budget Options.Budget 0 stands for.
-const DefaultBudget = retrieve.DefaultBudget

@@ -138,7 +138,7 @@ func TestSessionStartGivesTheMemoryAndItsRecentEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := "recall holds the user's long-term memory: 3 entries in 2 categories: people (1), work (2). Search it with the retrieve tool before answering anything about the user or their work.\n\nEntries dated in the last 7 days, newest first:\n\n"
+	head := "recall holds the user's long-term memory: 3 entries in 2 categories: people (1), work (2). When recall's retrieve tool is available, search it before answering anything about the user or their work.\n\nEntries dated in the last 7 days, newest first:\n\n"
 	if !strings.HasPrefix(out, head) {
 		t.Fatalf("session start:\n%s", out)
 	}
@@ -171,7 +171,7 @@ func TestSessionStartManyCategories(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "recall holds the user's long-term memory: 23 entries in 23 categories: c00 (1), c01 (1), "
-	if !strings.HasPrefix(out, want) || !strings.Contains(out, "c19 (1), and 3 more. Search it") || strings.Contains(out, "c20") || strings.Contains(out, "Entries dated") {
+	if !strings.HasPrefix(out, want) || !strings.Contains(out, "c19 (1), and 3 more. When recall") || strings.Contains(out, "c20") || strings.Contains(out, "Entries dated") {
 		t.Errorf("session start: %q", out)
 	}
 }
