@@ -17,8 +17,11 @@
 //	UserPromptSubmit  the memory relevant to the prompt (service.Memory.RetrieveMessage:
 //	                  the retrieve of the MCP prompt, time phrases included),
 //	                  as mcptools.ContextText renders it; nothing when nothing matched
-//	SessionStart      one line on the memory (entries, categories), then the entries
-//	                  dated in the last Options.Recent (default 7 days), newest first;
+//	SessionStart      one line on the memory (entries, categories); the entries about
+//	                  the project, found by the name of the session's folder (cwd's
+//	                  last element: /home/u/src/harbor searches "harbor"), within half
+//	                  the budget; then the entries dated in the last Options.Recent
+//	                  (default 7 days), newest first, less those already given;
 //	                  nothing for an empty memory
 //	any other event   nothing
 //

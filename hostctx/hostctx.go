@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -207,7 +208,7 @@ func Context(ctx context.Context, m *service.Memory, in Input, opts Options) (st
 		text = mcptools.ContextText(res, req)
 	case SessionStart:
 		var err error
-		if text, err = sessionStart(ctx, m, p, now(), opts.Recent); err != nil {
+		if text, err = sessionStart(ctx, m, in, p, now(), opts.Recent); err != nil {
 			return "", err
 		}
 	default:
@@ -217,15 +218,43 @@ func Context(ctx context.Context, m *service.Memory, in Input, opts Options) (st
 }
 
 // sessionStart is SessionStart's text: a line on the memory, then the
-// entries dated in the last recent.
-func sessionStart(ctx context.Context, m *service.Memory, p service.RetrieveParams, now time.Time, recent time.Duration) (string, error) {
+// entries about the project (the working directory's name), then the
+// entries dated in the last recent that are not already there. The
+// project's entries take at most half the budget; the recent ones the
+// rest.
+func sessionStart(ctx context.Context, m *service.Memory, in Input, p service.RetrieveParams, now time.Time, recent time.Duration) (string, error) {
 	if recent <= 0 {
 		recent = DefaultRecent
 	}
-	// The timeline first: it loads the index (from the store's copy when
-	// current), which then counts the categories without reading an entry.
-	p.After = now.Add(-recent).Format(time.RFC3339Nano)
-	res, req, err := m.Retrieve(ctx, p)
+	budget := retrieve.DefaultBudget
+	if p.BudgetTokens != nil {
+		budget = *p.BudgetTokens // 0: no cap
+	}
+	var project *retrieve.Result
+	var projectReq retrieve.Request
+	name := projectName(in.CWD)
+	if name != "" {
+		q := p
+		q.Query, q.NoTime = name, true
+		if budget > 0 {
+			q.BudgetTokens = ptr(max(budget/2, 1))
+		}
+		res, req, err := m.Retrieve(ctx, q)
+		if err != nil {
+			return "", err
+		}
+		if hits := slices.ContainsFunc(res.Items, func(it retrieve.Item) bool { return len(it.MatchedTerms) > 0 }); hits {
+			project, projectReq = res, req
+		}
+	}
+	// The timeline loads the index (from the store's copy when current),
+	// which then counts the categories without reading an entry.
+	t := p
+	t.After = now.Add(-recent).Format(time.RFC3339Nano)
+	if budget > 0 && project != nil {
+		t.BudgetTokens = ptr(max(budget-project.BudgetUsed, 1))
+	}
+	res, req, err := m.Retrieve(ctx, t)
 	if err != nil {
 		return "", err
 	}
@@ -254,12 +283,49 @@ func sessionStart(ctx context.Context, m *service.Memory, p service.RetrievePara
 	var b strings.Builder
 	fmt.Fprintf(&b, "recall holds the user's long-term memory: %s in %s: %s. When recall's retrieve tool is available, search it before answering anything about the user or their work.",
 		plural(total, "entry", "entries"), plural(len(cats), "category", "categories"), strings.Join(names, ", "))
+	if project != nil {
+		fmt.Fprintf(&b, "\n\nEntries about %q (the working directory's name):\n\n%s", name, mcptools.ResultText(project, projectReq))
+		res = without(res, project)
+	}
 	if len(res.Items) > 0 {
 		res.TimeRange = nil // said in words below
 		fmt.Fprintf(&b, "\n\nEntries dated in the last %s, newest first:\n\n%s", days(recent), mcptools.ResultText(res, req))
 	}
 	return b.String(), nil
 }
+
+// projectName is the name of the folder a session works in, when it can
+// name a project: not the root, not a hidden folder.
+func projectName(cwd string) string {
+	if cwd == "" {
+		return ""
+	}
+	name := filepath.Base(filepath.Clean(cwd))
+	if name == "." || name == string(filepath.Separator) || strings.HasPrefix(name, ".") {
+		return ""
+	}
+	return name
+}
+
+// without is res less the items that seen already holds, with its
+// budget used counted again.
+func without(res, seen *retrieve.Result) *retrieve.Result {
+	have := map[string]bool{}
+	for _, it := range seen.Items {
+		have[it.Category+"\x00"+it.Name] = true
+	}
+	out := *res
+	out.Items, out.BudgetUsed = nil, 0
+	for _, it := range res.Items {
+		if !have[it.Category+"\x00"+it.Name] {
+			out.Items = append(out.Items, it)
+			out.BudgetUsed += it.TokensEst
+		}
+	}
+	return &out
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // Output is text as Claude Code takes it for event, in format f, with a
 // final newline.

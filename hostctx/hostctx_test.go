@@ -159,6 +159,40 @@ func TestSessionStartGivesTheMemoryAndItsRecentEntries(t *testing.T) {
 	}
 }
 
+// A session in a project's folder starts with the entries about the
+// project (by the folder's name), then the recent entries not already
+// given.
+func TestSessionStartInAProjectFolder(t *testing.T) {
+	m := newMemory(t)
+	add(t, m, "work", "harbor freeze", "Harbor is frozen until the audit.", now.AddDate(0, 0, -2))
+	add(t, m, "work", "harbor design", "Harbor keeps one queue per tenant.", now.AddDate(-1, 0, 0))
+	add(t, m, "work", "standup", "Standup moved to 10:00.", now.AddDate(0, 0, -1))
+	calls := 0
+	out, err := run(t, `{"hook_event_name":"SessionStart","source":"startup","cwd":"/home/u/src/harbor"}`, opener(m, &calls), Options{Format: Text, Budget: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, recent, ok := strings.Cut(out, "Entries dated in the last 7 days, newest first:")
+	if !ok || !strings.Contains(project, "\n\nEntries about \"harbor\" (the working directory's name):\n\n") ||
+		!strings.Contains(project, "[hit] work:harbor freeze") || !strings.Contains(project, "[hit] work:harbor design") || !strings.Contains(project, "/200 tokens.") ||
+		!strings.Contains(recent, "work:standup") || strings.Contains(recent, "harbor") {
+		t.Errorf("session start in harbor/:\n%s", out)
+	}
+	// A folder whose name matches nothing adds no section.
+	out, _ = run(t, `{"hook_event_name":"SessionStart","source":"startup","cwd":"/home/u/src/quasar"}`, opener(m, &calls), Options{Format: Text})
+	if strings.Contains(out, "Entries about") || !strings.Contains(out, "work:harbor freeze") {
+		t.Errorf("session start in quasar/:\n%s", out)
+	}
+}
+
+func TestProjectName(t *testing.T) {
+	for cwd, want := range map[string]string{"/home/u/src/harbor": "harbor", "/home/u/src/harbor/": "harbor", "/": "", "": "", "/home/u/.config": "", "relative/dir": "dir"} {
+		if got := projectName(cwd); got != want {
+			t.Errorf("projectName(%q) = %q, want %q", cwd, got, want)
+		}
+	}
+}
+
 // Over 20 categories, the line names the first 20 and counts the rest.
 func TestSessionStartManyCategories(t *testing.T) {
 	m := newMemory(t)

@@ -27,7 +27,8 @@ func newContextCmd(a *app) *cobra.Command {
 		Long: `Context reads the JSON input of a Claude Code hook on stdin and prints what
 Claude Code adds to the model's context: for UserPromptSubmit, the memory
 relevant to the prompt (the retrieve of the MCP prompt "recall"); for
-SessionStart, a line on the memory and the entries dated in the last --recent;
+SessionStart, a line on the memory, the entries about the project (the name of
+the session's folder, cwd) and the entries dated in the last --recent;
 for other events, nothing. Output is Claude Code's JSON
 {"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}, or the
 text with --format text; at most --budget estimated tokens of entries and
