@@ -27,8 +27,10 @@
 //	                    DEST.jsonl; a folder)
 //	restore BACKUP      a backup into an empty store (--force: replace what the store holds)
 //	mcp                 serve agent hosts over MCP on stdio (tools retrieve, add, append, edit,
-//	                    get, delete, list, categories)
+//	                    get, delete, list, categories; the prompt recall; recall:// resources)
 //	serve               serve an HTTP JSON API (--addr, --token, --allow-host, --quiet)
+//	context             a Claude Code hook: the memory for a prompt or a session start, as
+//	                    context (--budget, --recent, --timeout, --format); fails open, exit 0
 //
 // Examples:
 //

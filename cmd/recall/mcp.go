@@ -29,7 +29,9 @@ func newMCPCmd(a *app) *cobra.Command {
 		Short: "Serve the memory to an agent host over MCP (stdio)",
 		Long: `Mcp runs a Model Context Protocol server on stdin and stdout, for agent hosts
 (Claude Desktop, IDE agents, any MCP client) that start it as a subprocess. It
-offers the tools retrieve, add, append, edit, get, delete, list and categories.
+offers the tools retrieve, add, append, edit, get, delete, list and categories,
+the prompt "recall" (the memory for a message, as context) and the resources
+recall:// (categories), recall://{category} and recall://{category}/{name}.
 Stdout carries nothing but the protocol; diagnostics go to stderr.
 
 It starts at once: the index is built in the background while the handshake runs,

@@ -78,6 +78,45 @@ type npmReport struct {
 	Server          struct{ Name, Version string } `json:"server"`
 	Instructions    string                         `json:"instructions"`
 	ProtocolVersion string                         `json:"protocolVersion"`
+	// Issue 25: prompts, resources, instructions.
+	Capabilities map[string]any `json:"capabilities"`
+	Prompts      []struct {
+		Name      string `json:"name"`
+		Arguments []struct {
+			Name     string `json:"name"`
+			Required bool   `json:"required"`
+		} `json:"arguments"`
+	} `json:"prompts"`
+	Prompt struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+		Thrown string `json:"thrown"`
+	} `json:"prompt"`
+	PromptNoMessage struct {
+		Thrown string `json:"thrown"`
+	} `json:"promptNoMessage"`
+	Templates []struct {
+		Name        string `json:"name"`
+		URITemplate string `json:"uriTemplate"`
+	} `json:"templates"`
+	Resources []struct {
+		URI  string `json:"uri"`
+		Name string `json:"name"`
+	} `json:"resources"`
+	ResourcePages int `json:"resourcePages"`
+	Reads         map[string]struct {
+		Contents []struct {
+			URI      string `json:"uri"`
+			MIMEType string `json:"mimeType"`
+			Text     string `json:"text"`
+		} `json:"contents"`
+		Thrown string `json:"thrown"`
+	} `json:"reads"`
 }
 
 // checkNPMReport checks what client.mjs saw of the sample store, against
@@ -116,7 +155,7 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 			t.Errorf("call %d %s %v: isError %v, text %q", i, c.Name, c.Args, c.IsError, c.Text)
 		}
 	}
-	if len(report.Calls) != 21 {
+	if len(report.Calls) != 22 {
 		t.Fatalf("%d calls", len(report.Calls))
 	}
 	// The structured retrieve is the object `recall retrieve --json` prints.
@@ -189,6 +228,59 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 	}
 	if d := report.Tools["retrieve"].InputSchema["properties"].(map[string]any); d["after"] == nil || d["now"] == nil {
 		t.Errorf("retrieve schema lacks after/now: %v", d)
+	}
+
+	// Context on the first turn, through the TypeScript client.
+	if report.Capabilities["prompts"] == nil || report.Capabilities["resources"] == nil {
+		t.Errorf("handshake: capabilities %v", report.Capabilities)
+	}
+	if len(report.Prompts) != 1 || report.Prompts[0].Name != "recall" || len(report.Prompts[0].Arguments) != 2 || !report.Prompts[0].Arguments[0].Required {
+		t.Errorf("prompts: %+v", report.Prompts)
+	}
+	if p := report.Prompt; p.Thrown != "" || len(p.Messages) != 1 || p.Messages[0].Role != "user" || p.Messages[0].Content.Type != "text" ||
+		!strings.HasPrefix(p.Messages[0].Content.Text, mcptools.ContextIntro+"\n\n[hit] trips:青岛计划 (") ||
+		!strings.Contains(p.Messages[0].Content.Text, "/300 tokens.\n\n---\n\n想去海边玩") {
+		t.Errorf("prompt: %+v", p)
+	}
+	if !strings.Contains(report.PromptNoMessage.Thrown, `argument \"message\" is required`) && !strings.Contains(report.PromptNoMessage.Thrown, `argument "message" is required`) {
+		t.Errorf("prompt without a message: %q", report.PromptNoMessage.Thrown)
+	}
+	if len(report.Templates) != 2 {
+		t.Errorf("templates: %+v", report.Templates)
+	}
+	entries := 0
+	for _, n := range report.Calls[8].Structured["categories"].([]any) {
+		entries += int(n.(map[string]any)["count"].(float64))
+	}
+	// Since the categories call: notes:npm client deleted, notes:twice,
+	// diary:npm beach and projects/harbor:Q3 plan (draft) added.
+	if len(report.Resources) != 1+entries-1+3 || report.Resources[0].URI != "recall://" || report.ResourcePages != 1 {
+		t.Errorf("%d resources in %d pages (want %d), first %+v", len(report.Resources), report.ResourcePages, 1+entries+2, report.Resources[0])
+	}
+	harbor := mcptools.EntryURI("projects/harbor", "Q3 plan (draft)")
+	listed := false
+	for _, r := range report.Resources {
+		listed = listed || r.URI == harbor && r.Name == "projects/harbor:Q3 plan (draft)"
+	}
+	if !listed {
+		t.Errorf("resources/list lacks %s", harbor)
+	}
+	for uri, want := range map[string]string{
+		"recall://":                        "- [trips](recall://trips) (",
+		"recall://trips":                   "- [trips:三亚之行](recall://trips/%E4%B8%89%E4%BA%9A%E4%B9%8B%E8%A1%8C) (",
+		"recall://projects%2Fharbor":       "- [projects/harbor:Q3 plan (draft)](" + harbor + ") (",
+		mcptools.EntryURI("trips", "三亚之行"): "trips:三亚之行 (",
+		// encodeURIComponent leaves ( ) unencoded; the server reads it.
+		"recall://projects%2Fharbor/Q3%20plan%20(draft)": "projects/harbor:Q3 plan (draft) (created ",
+		report.Resources[1].URI:                          report.Resources[1].Name,
+	} {
+		r, ok := report.Reads[uri]
+		if !ok || r.Thrown != "" || len(r.Contents) != 1 || r.Contents[0].URI != uri || r.Contents[0].MIMEType != "text/markdown" || !strings.Contains(r.Contents[0].Text, want) {
+			t.Errorf("read %s: %+v (want it to hold %q)", uri, r, want)
+		}
+	}
+	if r := report.Reads["recall://trips/nowhere"]; !strings.Contains(r.Thrown, "not found") {
+		t.Errorf("read of a missing entry: %+v", r)
 	}
 	return report
 }

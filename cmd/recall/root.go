@@ -95,6 +95,7 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 		newRestoreCmd(a),
 		newMCPCmd(a),
 		newServeCmd(a),
+		newContextCmd(a),
 	)
 	return root
 }

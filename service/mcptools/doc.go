@@ -42,6 +42,11 @@
 // The handler checks no token, Host or Origin itself, and the SDK's own
 // loopback Host check is off (httpapi's allows the names a reverse proxy
 // sends): mount it behind httpapi.Handler.Handle, or checks of your own.
+
+// Instructions (sent in the handshake) and the tool descriptions tell the
+// model when to retrieve (at the start of a task, before answering about
+// the user or their project) and when to write (durable facts,
+// preferences, decisions, corrections; not chit-chat).
 //
 // Tools: retrieve (the `recall retrieve --json` object as structured
 // content, a compact text beside it), add, append, edit, get, delete, list
@@ -51,6 +56,18 @@
 // union, which clients such as the MCP Inspector mishandle — and each
 // tool decodes its own arguments (service.DecodeParams), so a bad one is a
 // tool error a person can read, naming the field.
+//
+// Without a tool call: the prompt PromptName ("recall", arguments message
+// and budget_tokens) returns the memory relevant to a message
+// (service.Memory.RetrieveMessage, rendered by ContextText) before the
+// message, and the resources are RootURI (the categories),
+// CategoryTemplate (a category's entries, at most CategoryReadLimit) and
+// EntryTemplate (one entry), percent-encoded as the templates' simple
+// expansion (EntryURI, CategoryURI). A receiving middleware lists every
+// entry in resources/list (ResourcePage a page, the list cursor) and
+// reads recall:// URIs unencoded too. Resource results are private
+// (cacheScope) and the server sends no list-changed notifications for
+// them.
 //
 // # Caveats
 //

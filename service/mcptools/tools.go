@@ -18,11 +18,15 @@ import (
 	"github.com/recallhq/recall/store"
 )
 
-// Instructions tell a model what the server is for; NewServer sends them
-// in the handshake.
-const Instructions = `recall is the user's long-term memory: short notes (entries) about their life, preferences, people, plans and work, each named category:name and linked to others with [[category:name]].
-Call retrieve before answering anything that may depend on what you know about the user (their past, tastes, people, plans, health, work).
-When you learn something durable about them, retrieve first to find the entry it belongs to, then append a line to it, edit one passage of it, or add a new entry (add replaces the whole content of an existing one).`
+// Instructions tell a model what the server is for, when to retrieve and
+// when to write; NewServer sends them in the handshake.
+const Instructions = `recall is the user's long-term memory: short notes (entries) about them, their preferences, people, plans, projects and work, each named category:name and linked to others with [[category:name]].
+
+When to retrieve: call retrieve at the start of a task, and before answering anything that may depend on what you know about the user or their project (their past, tastes, people, plans, health, work, earlier decisions), before you answer, not after. Pass their own words as the query. Write time as they said it ("last week", "yesterday", "in May 2024", "since March", "上周", "三天前") and pass now with their UTC offset: only entries of that range are searched. No items means the memory holds nothing on it, not an error.
+
+When to write: when you learn something durable: a fact about the user or their work, a preference, a decision, a correction of what the memory says. Retrieve first to find the entry it belongs to, then append a line to it, edit the passage that is wrong, or add a new entry (add replaces the whole content of an existing one). Do not write chit-chat, greetings, one-off requests, or what only matters for this conversation.
+
+Without a tool call: the prompt "recall" puts the memory relevant to a message before it; the resources recall:// (the categories), recall://{category} (a category's entries) and recall://{category}/{name} (one entry) can be attached to a conversation.`
 
 // nameRules is how the tools explain SPEC §1's naming rules to a model.
 const nameRules = "Categories and names may use letters of any script, digits, spaces and most punctuation, at most 200 bytes, not starting with '.'; " +
@@ -48,7 +52,7 @@ type Options struct {
 }
 
 // NewServer returns an MCP server named "recall" with the Instructions
-// and every tool of Register.
+// and every tool, prompt and resource of Register.
 func NewServer(m *service.Memory, opts Options) *mcp.Server {
 	v := opts.Version
 	if v == "" {
@@ -57,6 +61,10 @@ func NewServer(m *service.Memory, opts Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "recall", Title: "recall memory", Version: v}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       opts.Logger,
+		// The SDK's default capabilities (logging), and resources without
+		// listChanged: resources/list follows every write, and the server
+		// sends no notification for it (a client lists again).
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		InitializedHandler: func(context.Context, *mcp.InitializedRequest) {
 			if opts.OnInitialized != nil {
 				opts.OnInitialized()
@@ -85,14 +93,23 @@ func Version() string {
 // Register adds recall's tools to srv: retrieve, add, append, edit, get,
 // delete, list and categories. Each validates its arguments itself (plain
 // JSON types; optional fields are not in "required") and answers a bad one
-// with a tool error naming the field.
+// with a tool error naming the field. It also adds the prompt PromptName
+// and the resources (RootURI, EntryTemplate, CategoryTemplate), with a
+// receiving middleware that answers resources/list (the entries, paged)
+// and resources/read of every recall:// URI.
 func Register(srv *mcp.Server, m *service.Memory) {
+	registerTools(srv, m)
+	registerPrompts(srv, m)
+	registerResources(srv, m)
+}
+
+func registerTools(srv *mcp.Server, m *service.Memory) {
 	no := false
 	addTool(srv, &mcp.Tool{
 		Name:  "retrieve",
 		Title: "Retrieve memories",
 		Description: `Search the user's long-term memory and return the entries relevant to a query, with the evidence for each.
-Call it before answering anything that may depend on the user's past, preferences, people, plans, health or work: whenever remembering something about them would make the answer better. Call it also before add, to find the entry to update instead of creating a duplicate.
+Call it at the start of a task, and before answering anything that may depend on the user's past, preferences, people, plans, health, work or earlier decisions: whenever remembering something about them would make the answer better. Call it also before add, to find the entry to update instead of creating a duplicate.
 The result lists hits (best first, with their score and the query words they matched), each followed by the entries it links to ("link via"). budget_tokens caps the total size (default 800 estimated tokens; 0 = no cap): raise it, or set explain to see what was dropped, when you need more. categories and tags narrow the hits.
 No items means nothing matched; that is not an error. When the server uses embeddings, hits that matched no query word (matched_terms empty) are only similar in wording or meaning and may be irrelevant: judge them by their content, or pass min_score (e.g. 0.3) to drop the weak ones.
 Time: write the time in the query as the user said it, in English or Chinese ("what did we decide last week", "in May 2024", "since March", "上周去了哪里", "2024年5月", "三天前"), or pass after/before (dates such as 2024-05-03). Only entries dated in that range are searched; an entry's date is when it happened if it was given one (add's date), else when it was written. Pass now (the user's current time with their UTC offset) so "yesterday" means their yesterday. The result's time_range {from, to, text} says what range was understood and from which words (absent when the query had no time phrase): check it. A query that is only a time ("last week", "上周"), or an empty query with after/before, lists the entries of that range newest first. Every item then carries its date; a linked entry outside the range is marked outside_range (context, not an answer).`,
@@ -121,7 +138,7 @@ Time: write the time in the query as the user said it, in English or Chinese ("w
 	addTool(srv, &mcp.Tool{
 		Name:  "add",
 		Title: "Remember (add or replace an entry)",
-		Description: `Write an entry to the user's memory. add is an upsert: when category:name exists, its whole content is replaced by the content you pass, and its tags too when you pass tags; its creation time is kept. The answer says what an update replaced (size, first line, tags). Pass if_absent true to create only: then an existing entry is an error and nothing is written. To add a line to an existing entry use append; to change one passage use edit.
+		Description: `Write an entry to the user's memory: when you learn something durable about the user or their work (a fact, a preference, a decision, a correction), not chit-chat or a one-off request. add is an upsert: when category:name exists, its whole content is replaced by the content you pass, and its tags too when you pass tags; its creation time is kept. The answer says what an update replaced (size, first line, tags). Pass if_absent true to create only: then an existing entry is an error and nothing is written. To add a line to an existing entry use append; to change one passage use edit.
 Use short, stable names and one topic per entry, e.g. category "people", name "Emma Liu"; category "trips", name "三亚之行"; category "preferences", name "coffee". Reuse existing categories (see categories). Link related entries by writing [[category:name]] in the content, e.g. "Went with [[people:小雨]]"; retrieve brings linked entries along.
 ` + nameRules,
 		InputSchema:  schemaFor[addParams](),

@@ -7,6 +7,7 @@
 //        node client.mjs http://127.0.0.1:7411/mcp
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const [target, store] = process.argv.slice(2);
@@ -59,6 +60,46 @@ await call("retrieve", { query: "beach last week", now: "2025-06-04T09:00:00+08:
 await call("retrieve", { query: "", after: "2025-05-26", before: "2025-06-02", now: "2025-06-04T09:00:00+08:00" });
 await call("retrieve", { query: "beach", after: "May 3rd" });
 await call("get", { category: "diary", name: "npm beach" });
+
+// Context on the first turn (issue 25): the prompt, the resources, the
+// instructions. URIs are expanded from the server's templates by the
+// TypeScript SDK's own UriTemplate (encodeURIComponent).
+await call("add", { category: "projects/harbor", name: "Q3 plan (draft)", content: "Ship the review. See [[diary:npm beach]]." });
+async function attempt(fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    return { thrown: String(e) };
+  }
+}
+out.capabilities = client.getServerCapabilities();
+out.prompts = (await client.listPrompts()).prompts;
+out.prompt = await attempt(() => client.getPrompt({ name: "recall", arguments: { message: "想去海边玩", budget_tokens: "300" } }));
+out.promptNoMessage = await attempt(() => client.getPrompt({ name: "recall", arguments: {} }));
+out.templates = (await client.listResourceTemplates()).resourceTemplates;
+out.resources = [];
+out.resourcePages = 0;
+for (let cursor; ; ) {
+  const page = await client.listResources(cursor ? { cursor } : {});
+  out.resourcePages++;
+  out.resources.push(...page.resources);
+  if (!page.nextCursor) break;
+  cursor = page.nextCursor;
+}
+const entry = new UriTemplate(out.templates.find((t) => t.name === "entry").uriTemplate);
+const category = new UriTemplate(out.templates.find((t) => t.name === "category").uriTemplate);
+out.reads = {};
+for (const uri of [
+  "recall://",
+  category.expand({ category: "trips" }),
+  category.expand({ category: "projects/harbor" }),
+  entry.expand({ category: "trips", name: "三亚之行" }),
+  entry.expand({ category: "projects/harbor", name: "Q3 plan (draft)" }),
+  out.resources[1]?.uri,
+  entry.expand({ category: "trips", name: "nowhere" }),
+]) {
+  out.reads[uri] = await attempt(() => client.readResource({ uri }));
+}
 
 if (http) await transport.terminateSession(); // a stateless server has no session: a no-op
 await client.close();

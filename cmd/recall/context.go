@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+
+	"github.com/spf13/cobra"
+
+	"github.com/recallhq/recall/hostctx"
+	"github.com/recallhq/recall/service"
+)
+
+type contextOptions struct {
+	app    *app
+	engine engineFlags
+	opts   hostctx.Options
+	format string
+}
+
+func newContextCmd(a *app) *cobra.Command {
+	o := &contextOptions{app: a}
+	cmd := &cobra.Command{
+		Use:   "context",
+		Short: "Print the memory an agent host's hook injects as context (Claude Code)",
+		Long: `Context reads the JSON input of a Claude Code hook on stdin and prints what
+Claude Code adds to the model's context: for UserPromptSubmit, the memory
+relevant to the prompt (the retrieve of the MCP prompt "recall"); for
+SessionStart, a line on the memory, the entries about the project (the name of
+the session's folder, cwd) and the entries dated in the last --recent;
+for other events, nothing. Output is Claude Code's JSON
+{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}, or the
+text with --format text; at most --budget estimated tokens of entries and
+10,000 characters.
+
+It fails open: a bad input, a missing or damaged store, any error, or no answer
+within --timeout prints nothing on stdout, says why on stderr, and exits 0,
+so a broken memory never blocks the host. Bad flags do too.
+
+In ~/.claude/settings.json (or a project's .claude/settings.json):
+
+  {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "recall --store ~/memory context"}]}],
+             "SessionStart": [{"hooks": [{"type": "command", "command": "recall --store ~/memory context"}]}]}}`,
+		Example: `  echo '{"hook_event_name":"UserPromptSubmit","prompt":"想去海边玩"}' | recall --store ~/memory context
+  recall --store ~/memory context --format text --budget 400 < hook-input.json`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.run(cmd, args); err != nil {
+				fmt.Fprintf(a.stderr, "recall context: %s (no context given)\n", oneLine(err.Error()))
+			}
+			return nil
+		},
+	}
+	// A flag the command line cannot parse fails open too: Claude Code
+	// blocks the prompt on exit code 2.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		fmt.Fprintf(a.stderr, "recall context: %s (no context given)\n", oneLine(err.Error()))
+		return nil
+	})
+	o.engine.register(cmd)
+	f := cmd.Flags()
+	f.IntVar(&o.opts.Budget, "budget", hostctx.DefaultBudget, "cap on the estimated `TOKENS` of the entries given (0: no cap)")
+	f.DurationVar(&o.opts.Recent, "recent", hostctx.DefaultRecent, "how far back SessionStart lists entries")
+	f.DurationVar(&o.opts.Timeout, "timeout", hostctx.DefaultTimeout, "give up (printing nothing) after this long, reading stdin included")
+	f.StringVar(&o.format, "format", "json", "output `FORMAT`: json (Claude Code's hookSpecificOutput) or text")
+	return cmd
+}
+
+func (o *contextOptions) run(cmd *cobra.Command, args []string) error {
+	a := o.app
+	if len(args) > 0 {
+		return fmt.Errorf("context takes no arguments, got %q", args)
+	}
+	switch o.format {
+	case "json":
+		o.opts.Format = hostctx.JSON
+	case "text":
+		o.opts.Format = hostctx.Text
+	default:
+		return fmt.Errorf("--format must be json or text, got %q", o.format)
+	}
+	if o.opts.Timeout <= 0 {
+		return fmt.Errorf("--timeout must be more than 0, got %v", o.opts.Timeout)
+	}
+	if o.opts.Budget < 0 {
+		return fmt.Errorf("--budget must be 0 (no cap) or more, got %d", o.opts.Budget)
+	}
+	if o.opts.Budget == 0 {
+		o.opts.Budget = -1 // the flag's 0 is "no cap"
+	}
+	if err := o.engine.validate(cmd, a); err != nil {
+		return err
+	}
+	if a.stdin == nil {
+		return fmt.Errorf("no stdin to read the hook input from")
+	}
+	open := func(ctx context.Context) (*service.Memory, func(), error) {
+		st, _, err := a.openStore(ctx, mustExist)
+		if err != nil {
+			return nil, nil, err
+		}
+		m, err := a.newMemory(st, &o.engine, log.New(io.Discard, "", 0))
+		if err != nil {
+			st.Close()
+			return nil, nil, err
+		}
+		return m, func() { m.Close(); st.Close() }, nil
+	}
+	return hostctx.Run(cmd.Context(), a.stdin, a.stdout, open, o.opts)
+}
