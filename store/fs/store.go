@@ -52,6 +52,17 @@ type Options struct {
 	// ChangeLogSize is how many changed keys the change feed remembers
 	// (see Store.Changes); zero means store.DefaultChangeLogSize.
 	ChangeLogSize int
+
+	// CacheDir is the user's cache directory for recall, below which the
+	// store keeps its index copy and vector cache in a folder of its own
+	// (see the package doc, "Cache folder"). Empty means $RECALL_CACHE_DIR,
+	// else os.UserCacheDir()/recall; when neither is known the store keeps
+	// no cache (every process reads every note, vectors stay in memory).
+	CacheDir string
+
+	// CacheInFolder keeps the index copy and vector cache in <root>/.recall
+	// instead, so that they travel with the folder; CacheDir is then unused.
+	CacheInFolder bool
 }
 
 // Store keeps entries as markdown files under a root folder. It is safe for
@@ -70,6 +81,9 @@ type Store struct {
 	watch    watchState // see Watch
 
 	vectors vectorFiles // the embedding vector cache, see vectors.go
+
+	cache       string // the cache folder (cachedir.go); "" for none
+	cacheInRoot bool   // cache is <root>/.recall
 }
 
 var _ store.Store = (*Store)(nil)
@@ -101,6 +115,7 @@ func Open(root string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", root, err)
 	}
 	dev, _ := deviceOf(fi)
+	cache, inRoot := cacheLocation(abs, fi, o)
 	age := o.StaleTempAge
 	if age == 0 {
 		age = defaultStaleTempAge
@@ -109,10 +124,13 @@ func Open(root string, opts *Options) (*Store, error) {
 		// The entries' temp files go in the walks (see removeIfStale):
 		// a sweep of every folder here cost each command a second walk
 		// (70 ms at 100k entries).
-		removeStaleVectorTemps(abs, age)
-		removeStaleIndexTemps(abs, age)
+		if cache != "" {
+			removeStaleVectorTemps(cache, age)
+			removeStaleIndexTemps(cache, age)
+		}
 	}
-	return &Store{root: abs, rootDev: dev, opts: o, feed: store.NewChangeLog(0, o.ChangeLogSize), syncFS: canSyncFS(abs)}, nil
+	return &Store{root: abs, rootDev: dev, opts: o, feed: store.NewChangeLog(0, o.ChangeLogSize), syncFS: canSyncFS(abs),
+		cache: cache, cacheInRoot: inRoot}, nil
 }
 
 // Path returns the file that holds (or would hold) the entry, without
