@@ -100,3 +100,29 @@ func TestCacheInFolder(t *testing.T) {
 		t.Errorf("the user's cache directory holds %v", names)
 	}
 }
+
+// TestWritesKeepFrontMatter: append and edit through recall on a note
+// written by hand change its body and nothing of its front matter (issue
+// 24: keys were sorted, comments dropped, 2024-01-05 became a time, 4.50
+// became 4.5, and created/updated were added).
+func TestWritesKeepFrontMatter(t *testing.T) {
+	dir := t.TempDir()
+	front := "---\n# my template\ntitle: \"Trip: Sanya\"  # quoted\ndate: 2024-01-05\nprice: 4.50\naliases: [Sanya]\nzeta: last\nalpha: first\n---\n"
+	path := filepath.Join(dir, "trips", "Sanya.md")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(front+"The sea is blue.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, nil)
+	c.ok("--store", dir, "append", "trips", "Sanya", "--text", "We went by train.")
+	c.ok("--store", dir, "edit", "trips", "Sanya", "--old", "blue", "--new", "very blue")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := front + "The sea is very blue.\nWe went by train."; string(b) != want {
+		t.Errorf("note after append and edit:\n%s\nwant\n%s", b, want)
+	}
+}

@@ -107,11 +107,28 @@
 // Meta.Extra, as every key recall does not interpret. Every
 // other key lands in Meta.Extra and is written back by Put, with the value
 // types a YAML decoder yields (map[string]any, []any, int, float64, ...).
-// A file without front matter is all content. Put always writes front
-// matter (it sets created and updated) in a canonical form: tags, created,
-// updated, date, then the other keys sorted, two-space indent, comments dropped.
-// Content that itself begins with "---" is always preceded by a front matter
-// block, so it reads back unchanged.
+// A file without front matter is all content.
+//
+// Put (and Update, PutBatch) of a new entry writes front matter in a
+// canonical form: tags, created, updated (both set to now unless given),
+// date, then the other keys sorted, two-space indent. Over an entry file
+// it can read, it keeps that file's front matter text byte for byte (key
+// order, quoting, comments, blank lines, `date: 2024-01-05`, `price:
+// 4.50`, keys it does not know) except for the lines of the keys whose
+// values change: a changed key's lines are rewritten in place (a time
+// keeps its form: a bare date stays a bare date, quotes stay), a key the
+// entry no longer has is removed with its lines, and a new key is added
+// where the canonical order puts it when the file is in that order, else
+// at the end. It adds no created or updated the file did not have unless
+// the caller gives one: created then stays zero (the entry's times are the
+// file's own), and an updated key the file has is set to now. So an
+// append, an edit or a new tag through recall shows in git diff as just
+// that. A front matter it cannot splice exactly (a flow-style mapping at
+// the top, "{a: 1}", or a result that would not read back as the metadata
+// wanted, which it checks) is written in the canonical form instead, still
+// without an added created or updated. Content that itself begins with
+// "---" is always preceded by a front matter block, so it reads back
+// unchanged.
 //
 // A file whose front matter is not a YAML mapping with well-formed tags and
 // times is not silently turned into content: Get returns, and All yields for
