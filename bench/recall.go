@@ -147,7 +147,9 @@ func (s *recallSubject) Load(ctx context.Context, ds *Dataset) error {
 	}
 	switch s.opts.Backend {
 	case BackendFS:
-		s.st, err = fsstore.Open(filepath.Join(s.dir, "memory"), nil)
+		// Its cache beside it, so that removing the temp folder removes
+		// everything the run made.
+		s.st, err = fsstore.Open(filepath.Join(s.dir, "memory"), &fsstore.Options{CacheDir: filepath.Join(s.dir, "cache")})
 	case BackendBolt, "":
 		s.st, err = boltstore.Open(filepath.Join(s.dir, "memory.db"), &boltstore.Options{NoSync: true})
 	default:

@@ -54,7 +54,13 @@
 //
 // Write compares each entry with the one stored (store.Update with
 // store.ErrNoChange), so importing the same notes again writes nothing,
-// moves no revision and reports them as unchanged. New entries go through
+// moves no revision and reports them as unchanged. "The same" is content
+// and metadata, never where a note's file came from: the times a vault
+// note takes from its file because its front matter has none (birth and
+// modification time) are no change, so a copy (cp -a, a git clone, a
+// restore, Syncthing) imported again rewrites nothing, and a note that
+// did change keeps the created time stored, unless its file's is
+// earlier: created never moves later. New entries go through
 // store.Batcher when the store offers it.
 //
 // # Caveats

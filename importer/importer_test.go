@@ -229,7 +229,9 @@ func TestWriteUnchanged(t *testing.T) {
 			}
 
 			// A changed note replaces its entry; a changed line keeps created.
-			writeFile(t, filepath.Join(vault, "a", "two.md"), "Two, edited.")
+			// (An edit of its own per store: the vault is shared, and a file
+			// written again with the same content is no change.)
+			writeFile(t, filepath.Join(vault, "a", "two.md"), "Two, edited for "+name+".")
 			p := read()
 			p.Items[3].Entry.Content = "times, still none"
 			rep, err = p.Write(ctx, st, WriteOptions{})

@@ -15,6 +15,13 @@ type Item struct {
 	// the walk found it ("vault/trips/kyoto.md") or "data.jsonl:3".
 	Where string
 	Entry store.Entry
+	// CreatedFromFile and UpdatedFromFile say that the entry's created or
+	// updated time is not the note's own (its front matter has none) but
+	// the file's (birth and modification time, ReadVault): a hint that a
+	// copy, a git clone or a restore changes while the note stays the
+	// same. Write does not count such a time as a change, and never moves
+	// a stored created time later for one.
+	CreatedFromFile, UpdatedFromFile bool
 }
 
 // Skip is an input that is not imported, and why.
@@ -89,7 +96,11 @@ func (p *Plan) skip(where string, err error, rename string) {
 // item is reported with its line or path, and an input that holds nothing
 // valid writes nothing), normalising the identity to NFC. The first item
 // with an identity wins; a later one is reported with a free name.
-func (p *Plan) add(where string, e store.Entry) {
+func (p *Plan) add(where string, e store.Entry) { p.addItem(Item{Where: where, Entry: e}) }
+
+// addItem is add for an item with its flags.
+func (p *Plan) addItem(it Item) {
+	where, e := it.Where, it.Entry
 	e.Category, e.Name = norm.NFC.String(e.Category), norm.NFC.String(e.Name)
 	if err := store.ValidateKey(e.Category, e.Name); err != nil {
 		p.skip(where, err, renameFor(err, e))
@@ -104,7 +115,8 @@ func (p *Plan) add(where string, e store.Entry) {
 		return
 	}
 	p.seen[e.Key()] = where
-	p.Items = append(p.Items, Item{Where: where, Entry: e})
+	it.Entry = e
+	p.Items = append(p.Items, it)
 }
 
 // freeName returns "name (2)", "name (3)", ..., the first not yet read in

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recallhq/recall/internal/cachetest"
 	"github.com/recallhq/recall/internal/zipsafe"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "test vault:", err)
 		os.Exit(1)
 	}
-	code := m.Run()
+	code := cachetest.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

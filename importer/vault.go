@@ -108,12 +108,13 @@ func ReadVault(ctx context.Context, root string, opts VaultOptions) (*Plan, erro
 		if dir := filepath.ToSlash(filepath.Dir(rel)); dir != "." {
 			category = dir
 		}
-		e, err := readNote(path, category, strings.TrimSuffix(d.Name(), ".md"))
+		it, err := readNote(path, category, strings.TrimSuffix(d.Name(), ".md"))
 		if err != nil {
 			p.skip(path, err, "")
 			return nil
 		}
-		p.add(path, e)
+		it.Where = path
+		p.addItem(it)
 		return nil
 	})
 	if err != nil {
@@ -181,38 +182,40 @@ const maxNoteBytes = store.MaxContentBytes + 1<<20
 
 // readNote reads one note with the folder store's own parser, so that front
 // matter means exactly what it means in a folder store.
-func readNote(path, category, name string) (store.Entry, error) {
+func readNote(path, category, name string) (Item, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return store.Entry{}, err
+		return Item{}, err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return store.Entry{}, err
+		return Item{}, err
 	}
 	if !info.Mode().IsRegular() { // replaced since the walk saw it
-		return store.Entry{}, errors.New("is not a regular file")
+		return Item{}, errors.New("is not a regular file")
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxNoteBytes+1))
 	if err != nil {
-		return store.Entry{}, err
+		return Item{}, err
 	}
 	if len(b) > maxNoteBytes {
-		return store.Entry{}, fmt.Errorf("file is more than %d bytes, more than an entry can hold", maxNoteBytes)
+		return Item{}, fmt.Errorf("file is more than %d bytes, more than an entry can hold", maxNoteBytes)
 	}
 	meta, content, err := fsstore.ParseEntry(b)
 	if err != nil {
-		return store.Entry{}, err
+		return Item{}, err
 	}
 	if meta.Tags, err = cleanTags(meta.Tags); err != nil {
-		return store.Entry{}, fmt.Errorf("front matter: tags: %w", err)
+		return Item{}, fmt.Errorf("front matter: tags: %w", err)
 	}
-	if meta.Updated.IsZero() {
+	it := Item{CreatedFromFile: meta.Created.IsZero(), UpdatedFromFile: meta.Updated.IsZero()}
+	if it.UpdatedFromFile {
 		meta.Updated = info.ModTime().UTC()
 	}
-	if meta.Created.IsZero() {
+	if it.CreatedFromFile {
 		meta.Created = birthTime(path, info).UTC()
 	}
-	return store.Entry{Category: category, Name: name, Content: content, Meta: meta}, nil
+	it.Entry = store.Entry{Category: category, Name: name, Content: content, Meta: meta}
+	return it, nil
 }

@@ -44,6 +44,11 @@ func (r Report) Imported() int { return r.Added + r.Updated }
 // created or updated in the item means "whatever the store holds": an
 // import that carries no times rewrites nothing on a second run, and an
 // update keeps the entry's created time (updated is stamped by the store).
+// Times an item took from its file (Item.CreatedFromFile,
+// UpdatedFromFile: a note without them in its front matter) are no
+// change either, so a copied, cloned or restored vault imported again
+// rewrites nothing; an update keeps the stored created time unless the
+// file's is earlier, so created never moves later.
 // New identities go through store.Batcher when st offers it, a thousand
 // per batch, else through Update one by one. Which identities are new is
 // found by one listing of the store's keys (store.KeyLister) for a plan
@@ -175,10 +180,13 @@ func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Repor
 			return e, nil
 		}
 		want := e
-		if want.Meta.Created.IsZero() {
+		if want.Meta.Created.IsZero() || it.CreatedFromFile && !old.Meta.Created.IsZero() && !old.Meta.Created.After(want.Meta.Created) {
+			// A file's birth time is when this copy of the note was
+			// made: never a reason to move created later.
 			want.Meta.Created = old.Meta.Created
 		}
-		if want.Meta.Updated.IsZero() {
+		if want.Meta.Updated.IsZero() || it.UpdatedFromFile {
+			// Nor is a modification time, without a change, a change.
 			want.Meta.Updated = old.Meta.Updated
 		}
 		if Equal(old, want) {

@@ -189,7 +189,7 @@ func TestStampedIndex(t *testing.T) {
 			t.Errorf("%s: read %d entry files, want %d", what, got.read, wantRead)
 		}
 	}
-	copyPath := filepath.Join(dir, ".recall", "index")
+	copyPath := filepath.Join(st.CacheDir(), "index")
 
 	settle(t, dir)
 	all := len(ents) + 1 // with the broken front matter
@@ -515,7 +515,7 @@ func TestStampedIndexRereadsUnreadable(t *testing.T) {
 	if got := load(a); len(got) != 1 || !strings.Contains(got[0], a) {
 		t.Fatalf("first load skipped %q, want one message naming %s", got, a)
 	}
-	if _, err := os.Stat(filepath.Join(a, ".recall", "index")); err != nil {
+	if _, err := os.Stat(filepath.Join(openFolder(t, a, false).CacheDir(), "index")); err != nil {
 		t.Fatalf("no copy saved: %v", err)
 	}
 	// The whole folder moves: renaming it keeps every file's stamp.
@@ -557,7 +557,7 @@ func TestStampedIndexPrivateToItsUser(t *testing.T) {
 	if n := load(); n != 2 {
 		t.Fatalf("first load read %d files, want 2", n)
 	}
-	copyPath := filepath.Join(dir, ".recall", "index")
+	copyPath := filepath.Join(st.CacheDir(), "index")
 	fi, err := os.Stat(copyPath)
 	if err != nil {
 		t.Fatal(err)

@@ -68,7 +68,7 @@ func damagedVectorStore(t *testing.T, damage func(b []byte) []byte) string {
 		}
 	}
 	st.Close()
-	files, _ := filepath.Glob(filepath.Join(root, ".recall", "vectors", "*.vec"))
+	files, _ := filepath.Glob(filepath.Join(st.CacheDir(), "vectors", "*.vec"))
 	if len(files) != 1 {
 		t.Fatalf("vector files: %v", files)
 	}

@@ -36,6 +36,7 @@ import (
 
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/internal/cachetest"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/service/httpapi"
@@ -46,7 +47,7 @@ import (
 // built binary when the tests are done.
 func TestMain(m *testing.M) {
 	flag.Parse()
-	code := m.Run()
+	code := cachetest.Run(m)
 	if browserCtx != nil {
 		chromedp.Cancel(browserCtx)
 	}

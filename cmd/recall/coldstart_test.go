@@ -52,12 +52,12 @@ func TestRetrievePersistsIndex(t *testing.T) {
 }
 
 // TestRetrievePersistsIndexFolder: a one-shot retrieve on a folder saves
-// a copy of the index under .recall; the next answers the same from it,
+// a copy of the index in its cache folder; the next answers the same from it,
 // sees an entry added since, and still reports a file it cannot read.
 func TestRetrievePersistsIndexFolder(t *testing.T) {
 	dir := sampleStores(t)["fs"]
 	c := newCLI(t, nil)
-	copyPath := filepath.Join(dir, ".recall", "index")
+	copyPath := filepath.Join(folderCache(t, dir), "index")
 	if _, err := os.Stat(copyPath); err == nil {
 		t.Fatal("copy before any retrieve")
 	}

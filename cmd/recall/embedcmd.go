@@ -26,9 +26,10 @@ func newEmbedCmd(a *app) *cobra.Command {
 		Use:   "embed",
 		Short: "Fill the vector cache so retrieve can fuse embeddings with BM25",
 		Long: `Embed computes a vector for every entry that does not have one yet for the
-chosen model, and stores it in the store's vector cache (inside the bolt file,
-or under .recall/ in a folder store). Unchanged entries are never embedded
-again; edited entries are; vectors of deleted entries are dropped.
+chosen model, and stores it in the store's vector cache (inside the bolt file;
+for a folder store, in the user's cache directory, see --cache-in-folder).
+Unchanged entries are never embedded again; edited entries are; vectors of
+deleted entries are dropped.
 
 Interrupting it (Ctrl-C) keeps every batch already done; run it again to
 continue. Afterwards, retrieve with the same --embedder and --embed-model uses

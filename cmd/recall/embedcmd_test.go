@@ -97,7 +97,7 @@ func TestOneShotRetrieveOnDamagedVectorsSaysRunEmbed(t *testing.T) {
 	c := newCLI(t, nil)
 	o := c.run("--store", path, "embed", "--embedder", "hash")
 	n, _, _, _ := embedCounts(t, o.stderr)
-	files, _ := filepath.Glob(filepath.Join(path, ".recall", "vectors", "*.vec"))
+	files, _ := filepath.Glob(filepath.Join(folderCache(t, path), "vectors", "*.vec"))
 	if len(files) != 1 {
 		t.Fatalf("vector files: %v", files)
 	}

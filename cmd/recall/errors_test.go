@@ -315,3 +315,34 @@ func TestStoredControlCharactersEscaped(t *testing.T) {
 		t.Errorf("append over a stored tag with a control character: %+v", o)
 	}
 }
+
+// A vault with many broken notes gets one line about them per retrieve,
+// not one per note (issue 24); reindex names each.
+func TestRetrieveSummarisesUnreadable(t *testing.T) {
+	dir := copySample(t)
+	for _, n := range []string{"broken1", "broken2", "broken3"} {
+		if err := os.WriteFile(filepath.Join(dir, "notes", n+".md"), []byte("---\ntags: [unclosed\n---\nquokka"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newCLI(t, nil)
+	for range 2 { // without a copy, then from it
+		o := c.run("--store", dir, "retrieve", "海边")
+		if o.code != 0 || o.stdout == "" || strings.Count(o.stderr, "\n") != 1 ||
+			!strings.HasPrefix(o.stderr, "skipped 3 entries that could not be read, the first: ") ||
+			!strings.Contains(o.stderr, "broken1.md") || !strings.HasSuffix(o.stderr, "(recall reindex names them all)\n") {
+			t.Errorf("retrieve over three unreadable entries: %+v", o)
+		}
+	}
+	o := c.run("--store", dir, "reindex")
+	if o.code != exitFailure || strings.Count(o.stderr, "\nskipped ")+boolInt(strings.HasPrefix(o.stderr, "skipped ")) != 3 {
+		t.Errorf("reindex: %+v", o)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

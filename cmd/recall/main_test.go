@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/recallhq/recall/internal/sample"
+	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -94,6 +95,18 @@ func checkFailure(t testing.TB, o outcome, want int, args []string) string {
 func copySample(t testing.TB) string {
 	t.Helper()
 	return sample.Copy(t)
+}
+
+// folderCache is the cache folder of the folder store at dir (the index
+// copy, the vector cache), as the CLI of this test process opens it.
+func folderCache(t testing.TB, dir string) string {
+	t.Helper()
+	st, err := fsstore.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	return st.CacheDir()
 }
 
 // sampleStores returns the sample memory as an fs folder and as a bolt

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/recallhq/recall/index/gse"
+	"github.com/recallhq/recall/internal/cachetest"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service/mcptools"
 )
@@ -34,7 +35,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := cachetest.Run(m)
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -39,6 +39,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recallhq/recall/internal/treetest"
 )
 
 // tourBlock is one ```sh block of the README.
@@ -164,6 +166,11 @@ func TestReadmeTour(t *testing.T) {
 	tmp := t.TempDir()
 	clone := filepath.Join(tmp, "recall")
 	copyTracked(t, root, clone)
+	// The tour reads the sample memory in place (the README's first
+	// command); it must leave it as it was, or the README's second command
+	// (go test) would meet what the first left there.
+	sampleDir := filepath.Join(clone, "examples", "memory")
+	sampleBefore := treetest.Snapshot(t, sampleDir)
 	bin := filepath.Join(tmp, "bin")
 	home := filepath.Join(tmp, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
@@ -241,6 +248,9 @@ func TestReadmeTour(t *testing.T) {
 			last = strings.SplitN(text[i+2:], "\n", 2)[0]
 		}
 		t.Fatalf("the tour failed in %s: %v (ctx: %v)\n%s", last, err, ctx.Err(), tail(text, 4000))
+	}
+	if d := treetest.Diff(sampleBefore, treetest.Snapshot(t, sampleDir)); len(d) != 0 {
+		t.Errorf("the tour changed examples/memory:\n%s", strings.Join(d, "\n"))
 	}
 	t.Logf("ran %d of %d sh blocks of README.md (isolated network: %v)", run, len(blocks), isolated())
 }

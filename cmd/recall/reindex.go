@@ -26,11 +26,11 @@ indexed, which entries it could not read and why (on stderr), and how long the
 build took.
 
 The index itself is derived data: a process builds it from the store when it
-first needs it, and keeps a disposable copy (in the .db file, or under
-.recall/ in a folder) so that the next one starts without analysing every
-entry. Reindex always reads every entry, checks that each can be read, shows
-what a full build costs, and saves its build as that copy. The exit status is
-1 when an entry was skipped.`,
+first needs it, and keeps a disposable copy (in the .db file; for a folder, in
+the user's cache directory, see --cache-in-folder) so that the next one starts
+without analysing every entry. Reindex always reads every entry, checks that
+each can be read, shows what a full build costs, and saves its build as that
+copy. The exit status is 1 when an entry was skipped.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.analysis.validate(cmd, o.app); err != nil {

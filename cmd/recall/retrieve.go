@@ -142,8 +142,9 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 	ctx := cmd.Context()
 	f := &engineFlags{analysis: o.analysis, embedder: o.embedder}
 	return o.app.withMemory(ctx, mustExist, f, func(m *service.Memory) error {
-		// Build the index here rather than lazily, to say on stderr which
-		// entries it could not read instead of leaving them out silently.
+		// Build the index here rather than lazily, to say on stderr what
+		// it could not read instead of leaving it out silently (one line:
+		// service.SkipSummary).
 		// Load takes the store's persisted copy when it is current (a bolt
 		// file's, or a folder's for the files whose stamps it matches);
 		// Close waits for the copy a build saves for the next run.
@@ -152,8 +153,8 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		if err != nil {
 			return err
 		}
-		for _, e := range stats.Skipped {
-			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(e.Error()))
+		if msg := service.SkipSummary(stats.Skipped); msg != "" {
+			fmt.Fprintln(o.app.stderr, msg)
 		}
 		res, req, err := m.Retrieve(ctx, o.params(query))
 		if err != nil {

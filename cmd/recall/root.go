@@ -31,7 +31,8 @@ type app struct {
 	stderr io.Writer
 	getenv func(string) string
 
-	storeFlag string
+	storeFlag     string
+	cacheInFolder bool
 }
 
 // newRootCmd builds the whole command tree over the given streams and
@@ -76,6 +77,8 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 	})
 	root.PersistentFlags().StringVar(&a.storeFlag, "store", "",
 		"the store `PATH`: a folder of markdown files, or a bolt file ending in .db (default $RECALL_STORE, else a per-user data folder)")
+	root.PersistentFlags().BoolVar(&a.cacheInFolder, "cache-in-folder", false,
+		"keep a folder store's index copy and vector cache in <folder>/.recall, not in the user's cache directory ($RECALL_CACHE_DIR, else e.g. ~/.cache/recall)")
 
 	root.AddCommand(
 		newAddCmd(a),

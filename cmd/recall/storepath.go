@@ -45,8 +45,10 @@ func (a *app) openStore(ctx context.Context, mode openMode) (store.Store, locati
 		return nil, location.Location{}, err
 	}
 	st, err := loc.Open(ctx, &location.Options{
-		Create:  mode == create,
-		Parents: a.storeFlag == "" && a.getenv("RECALL_STORE") == "",
+		Create:        mode == create,
+		Parents:       a.storeFlag == "" && a.getenv("RECALL_STORE") == "",
+		CacheDir:      a.getenv("RECALL_CACHE_DIR"),
+		CacheInFolder: a.cacheInFolder,
 	})
 	if errors.Is(err, location.ErrNotExist) {
 		return nil, loc, fmt.Errorf("%w (add or import something first, or check --store and RECALL_STORE)", err)
@@ -58,7 +60,8 @@ func (a *app) openStore(ctx context.Context, mode openMode) (store.Store, locati
 // PostgreSQL URL) other than the command line's, creating nothing in mode
 // mustExist.
 func (a *app) openStoreAt(ctx context.Context, name string, mode openMode) (store.Store, error) {
-	st, _, err := location.Open(ctx, name, &location.Options{Create: mode == create})
+	st, _, err := location.Open(ctx, name, &location.Options{Create: mode == create,
+		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder})
 	return st, err
 }
 

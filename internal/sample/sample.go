@@ -2,11 +2,11 @@
 // ships with the repository (examples/memory).
 //
 // The copy holds the sample's notes only: files and folders whose names
-// start with a dot are left out, so what a run of the README's first
-// command leaves in the checkout (the folder store's disposable index copy
-// under examples/memory/.recall) never reaches a test. Tests that read the
-// sample through a store use a copy, never the checkout itself, since a
-// store may write beside the notes it reads.
+// start with a dot are left out, so that a .recall/ an earlier version of
+// recall left in the checkout (reading no longer writes one: see store/fs,
+// "Cache folder") never reaches a test. Tests that read the sample through
+// a store use a copy, never the checkout itself, since a store written to
+// writes beside the notes.
 package sample
 
 import (

@@ -12,5 +12,8 @@ const (
 
 func deviceOf(iofs.FileInfo) (uint64, bool) { return 0, false }
 
+// fileID returns zeros: a folder's cache is keyed by its path alone here.
+func fileID(iofs.FileInfo) (dev, ino uint64) { return 0, 0 }
+
 // ownedByUs reports true: there are no owners to tell apart.
 func ownedByUs(iofs.FileInfo) bool { return true }

@@ -47,8 +47,9 @@
 // "Note.md" and "note.md" are one file. There Put refuses, with a
 // *store.FieldError naming the existing spelling, a new identity that
 // differs only by case from an existing one at any level, instead of
-// overwriting it. Open finds out whether the file system folds case by
-// creating a probe file in <root>/.recall; Options.Case overrides it.
+// overwriting it. The first write finds out whether the file system folds
+// case by creating a probe file in <root>/.recall; Options.Case overrides
+// it.
 //
 // # Symbolic links
 //
@@ -61,8 +62,10 @@
 // Put, Update and Delete refuse to go through a linked folder; a Put over
 // a linked entry file replaces the link with a plain file (its target is
 // untouched), and a Delete removes the link itself. The store's own
-// folder .recall (lock file, vector cache) may not be a link either: writes
-// and vector calls fail with ErrMalformed while it is. Entry files are opened
+// folder .recall (the lock file; the caches too with Options.CacheInFolder)
+// may not be a link either: writes (and then vector calls) fail with
+// ErrMalformed while it is. The cache folder in the user's cache
+// directory may be reached through links. Entry files are opened
 // with O_NOFOLLOW and O_NONBLOCK, and only regular files are read, so a
 // named pipe called x.md never blocks a reader. Folders on the way are
 // checked with lstat before use; a link swapped in between that check and
@@ -104,11 +107,28 @@
 // Meta.Extra, as every key recall does not interpret. Every
 // other key lands in Meta.Extra and is written back by Put, with the value
 // types a YAML decoder yields (map[string]any, []any, int, float64, ...).
-// A file without front matter is all content. Put always writes front
-// matter (it sets created and updated) in a canonical form: tags, created,
-// updated, date, then the other keys sorted, two-space indent, comments dropped.
-// Content that itself begins with "---" is always preceded by a front matter
-// block, so it reads back unchanged.
+// A file without front matter is all content.
+//
+// Put (and Update, PutBatch) of a new entry writes front matter in a
+// canonical form: tags, created, updated (both set to now unless given),
+// date, then the other keys sorted, two-space indent. Over an entry file
+// it can read, it keeps that file's front matter text byte for byte (key
+// order, quoting, comments, blank lines, `date: 2024-01-05`, `price:
+// 4.50`, keys it does not know) except for the lines of the keys whose
+// values change: a changed key's lines are rewritten in place (a time
+// keeps its form: a bare date stays a bare date, quotes stay), a key the
+// entry no longer has is removed with its lines, and a new key is added
+// where the canonical order puts it when the file is in that order, else
+// at the end. It adds no created or updated the file did not have unless
+// the caller gives one: created then stays zero (the entry's times are the
+// file's own), and an updated key the file has is set to now. So an
+// append, an edit or a new tag through recall shows in git diff as just
+// that. A front matter it cannot splice exactly (a flow-style mapping at
+// the top, "{a: 1}", or a result that would not read back as the metadata
+// wanted, which it checks) is written in the canonical form instead, still
+// without an added created or updated. Content that itself begins with
+// "---" is always preceded by a front matter block, so it reads back
+// unchanged.
 //
 // A file whose front matter is not a YAML mapping with well-formed tags and
 // times is not silently turned into content: Get returns, and All yields for
@@ -181,28 +201,70 @@
 // second time. WatchOptions tunes the debounce and the scan, or turns
 // events off.
 //
+// # Cache folder
+//
+// Reading never writes into the folder: a folder store is often a folder
+// its user keeps for themselves (an Obsidian vault, a git checkout), where
+// a new .recall/ would show up in git status. What the store keeps only
+// to go faster, the index copy and the vector cache below, lives in a
+// folder of the user's cache directory that belongs to this one folder
+// (Store.CacheDir):
+//
+//	<cache directory>/folders/<base name>-<16 hex digits>
+//
+// The cache directory is Options.CacheDir, else $RECALL_CACHE_DIR, else
+// os.UserCacheDir()/recall (~/.cache/recall or $XDG_CACHE_HOME/recall on
+// Linux, ~/Library/Caches/recall on macOS, %LocalAppData%\recall on
+// Windows); when none is known the store keeps no cache. The hex digits
+// start the SHA-256 of the folder's identity: its absolute path, symbolic
+// links resolved, with its device and inode. So two folders never share a
+// cache, the same folder reached through a link finds its own, and a
+// folder that is moved, copied (cp -a, a git clone, a restore) or made
+// anew at the same place starts a fresh one instead of trusting another's
+// (whose stamps would not match anyway). The base name, and a file named
+// folder inside that holds the folder's path, are there for a person
+// looking at the cache directory. The cache folder is made mode 0700 on
+// first use; any of it may be deleted at any time. One that cannot be
+// written costs speed, nothing else: every start reads every note, and
+// vectors stay in memory.
+//
+// Options.CacheInFolder keeps both in <root>/.recall instead, as earlier
+// versions did, for a folder that should carry its cache with it. A
+// <root>/.recall/ left by an earlier version is never changed or removed:
+// a model's vector file there, when the cache folder has none for that
+// model, is copied into the cache folder once (embeddings cost money) and
+// checked there like any; its index copy is not read (the first start
+// rebuilds one in the cache folder).
+//
+// Writes are another matter: Put, Update, Delete and PutBatch take the
+// entry's lock on <root>/.recall/lock (see Atomicity), which every writer
+// of the folder must find whatever its cache directory, and the first
+// write finds out the case rule there (see Names). Both leave .recall/lock,
+// an empty file.
+//
 // # Persisted index
 //
 // Store implements store.StampedIndexCache: package retrieve keeps a copy
-// of its index in <root>/.recall/index (with the stamp of every entry
-// file it indexed: size, modification time and, on Linux, inode and
-// change time), so that a new process reads and analyses only the files
-// changed since. AllStamped walks the tree by the rules of All and stamps
-// each note before reading it; a file changed at or after the walk's
-// start, by the file system's clock (the modification time of
-// <root>/.recall/index.clock, which each walk rewrites), gets no stamp
-// and is never taken from a copy (git's rule for racily clean files).
+// of its index in the file index of the cache folder (with the stamp of
+// every entry file it indexed: size, modification time and, on Linux,
+// inode and change time), so that a new process reads and analyses only
+// the files changed since. AllStamped walks the tree by the rules of All
+// and stamps each note before reading it; a file changed at or after the
+// walk's start gets no stamp and is never taken from a copy (git's rule
+// for racily clean files). The walk's start is read from the file
+// system's clock (the modification time of index.clock in the cache
+// folder, which each walk rewrites) when the cache folder is on the
+// folder's file system, else it is the system clock less three seconds,
+// more than the coarsest file time granularity (FAT's two seconds).
 // The copy is disposable: written whole and renamed into place, not
 // fsynced, checked by its reader, rebuilt when damaged or stale. Delete
-// .recall/index at any time; the next start rebuilds it.
+// it at any time; the next start rebuilds it.
 //
 // # Vector cache
 //
 // Store also implements the persistent backend of package embed/cache
 // (LoadVectors, PutVectors, DeleteVectors). Each model identity has one
-// file, <root>/.recall/vectors/<model>.vec; the leading dot hides the
-// folder from All, from the stale temp cleanup of entries, and from
-// Watch. <model> is the identity with every byte outside [a-z0-9._-]
+// file, vectors/<model>.vec in the cache folder. <model> is the identity with every byte outside [a-z0-9._-]
 // written as %XX (upper-case letters too, so that case-insensitive file
 // systems keep models apart); a name longer than 100 bytes is cut and
 // ends in '~' and 16 hex digits of the identity's SHA-256. The file is a
@@ -238,7 +300,7 @@
 // <model>.vec.lock, held while the file is read or written, never while
 // LoadVectors calls its callback. So a CLI and a server may both embed
 // into the same folder. The lock files stay; they are empty. Temp files a
-// crash leaves in the folder are removed by Open like those of entries.
+// crash leaves in the cache folder are removed by Open like those of entries.
 //
 // # Caveats
 //
@@ -267,8 +329,8 @@
 //   - The persisted index trusts a file whose stamp is unchanged. Outside
 //     Linux a stamp is the size and the modification time only, so an edit
 //     that keeps the size and puts the modification time back (touch -r)
-//     is not seen by a process that starts from the copy; delete
-//     .recall/index (or run recall reindex) after such an edit. On Linux
+//     is not seen by a process that starts from the copy; delete the
+//     copy (or run recall reindex) after such an edit. On Linux
 //     the change time, which no one but the kernel sets, gives it away,
 //     and stamps are used only on local file systems (ext2/3/4, XFS,
 //     Btrfs, F2FS, ZFS, bcachefs, tmpfs, overlayfs): on NFS or SMB, whose

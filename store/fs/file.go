@@ -36,38 +36,9 @@ const (
 // ErrMalformed that name the path.
 func readEntry(path, category, name string) (store.Entry, error) {
 	e := store.Entry{Category: category, Name: name}
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow|openNonBlock, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ENOTDIR) { // the category is a plain file
-			return e, fmt.Errorf("%s: %w", path, iofs.ErrNotExist)
-		}
-		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&iofs.ModeSymlink != 0 {
-			return e, fmt.Errorf("%s: %w: %w", path, ErrMalformed, errSymlink)
-		}
-		return e, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	b, err := readEntryBytes(path)
 	if err != nil {
 		return e, err
-	}
-	if fi.IsDir() {
-		return e, fmt.Errorf("%s: is a folder: %w", path, iofs.ErrNotExist)
-	}
-	if !fi.Mode().IsRegular() {
-		return e, fmt.Errorf("%s: %w: %w (%s)", path, ErrMalformed, errNotRegular, fileKind(fi.Mode()))
-	}
-	if openNoFollow == 0 { // no O_NOFOLLOW: check after the fact
-		if li, err := os.Lstat(path); err == nil && li.Mode()&iofs.ModeSymlink != 0 {
-			return e, fmt.Errorf("%s: %w: %w", path, ErrMalformed, errSymlink)
-		}
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err != nil {
-		return e, err
-	}
-	if len(b) > maxFileBytes {
-		return e, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrMalformed, maxFileBytes)
 	}
 	meta, content, err := parseFile(b)
 	if err != nil {
@@ -79,6 +50,44 @@ func readEntry(path, category, name string) (store.Entry, error) {
 	}
 	e.Content, e.Meta = content, meta
 	return e, nil
+}
+
+// readEntryBytes reads an entry file whole, by the rules of readEntry.
+func readEntryBytes(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow|openNonBlock, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ENOTDIR) { // the category is a plain file
+			return nil, fmt.Errorf("%s: %w", path, iofs.ErrNotExist)
+		}
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&iofs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s: %w: %w", path, ErrMalformed, errSymlink)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: is a folder: %w", path, iofs.ErrNotExist)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w: %w (%s)", path, ErrMalformed, errNotRegular, fileKind(fi.Mode()))
+	}
+	if openNoFollow == 0 { // no O_NOFOLLOW: check after the fact
+		if li, err := os.Lstat(path); err == nil && li.Mode()&iofs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s: %w: %w", path, ErrMalformed, errSymlink)
+		}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxFileBytes {
+		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrMalformed, maxFileBytes)
+	}
+	return b, nil
 }
 
 // writeFileAtomic replaces dir/base with data so that a reader, or the

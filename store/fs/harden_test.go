@@ -265,33 +265,38 @@ func TestLegacyNamesReadable(t *testing.T) {
 	}
 }
 
-// The store's own folder, .recall (lock file, vector cache), must not be
-// a link out of the root either: a cloned memory could carry one.
+// The store's own folder, .recall (lock file; the index copy and vector
+// cache with Options.CacheInFolder), must not be a link out of the root
+// either: a cloned memory could carry one.
 func TestRecallDirLinkRefused(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges")
 	}
-	outside := t.TempDir()
-	root := t.TempDir()
-	if err := os.Symlink(outside, filepath.Join(root, ".recall")); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(root, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Put(ctx, store.Entry{Category: "a", Name: "b", Content: "c"}); !errors.Is(err, ErrMalformed) {
-		t.Errorf("Put = %v, want ErrMalformed about .recall", err)
-	}
-	key := strings.Repeat("ab", 32)
-	if err := s.PutVectors(ctx, "m", []string{key}, [][]float32{{1}}); !errors.Is(err, ErrMalformed) {
-		t.Errorf("PutVectors = %v, want ErrMalformed about .recall", err)
-	}
-	if err := s.LoadVectors(ctx, "m", func(string, []float32) error { return nil }); !errors.Is(err, ErrMalformed) {
-		t.Errorf("LoadVectors = %v, want ErrMalformed about .recall", err)
-	}
-	if names, _ := os.ReadDir(outside); len(names) != 0 {
-		t.Errorf("the store wrote outside its root: %v", names)
+	for _, inFolder := range []bool{false, true} {
+		outside := t.TempDir()
+		root := t.TempDir()
+		if err := os.Symlink(outside, filepath.Join(root, ".recall")); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(root, &Options{CacheInFolder: inFolder})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if err := s.Put(ctx, store.Entry{Category: "a", Name: "b", Content: "c"}); !errors.Is(err, ErrMalformed) {
+			t.Errorf("in folder %v: Put = %v, want ErrMalformed about .recall", inFolder, err)
+		}
+		key := strings.Repeat("ab", 32)
+		err = s.PutVectors(ctx, "m", []string{key}, [][]float32{{1}})
+		if inFolder != errors.Is(err, ErrMalformed) {
+			t.Errorf("in folder %v: PutVectors = %v", inFolder, err)
+		}
+		err = s.LoadVectors(ctx, "m", func(string, []float32) error { return nil })
+		if inFolder != errors.Is(err, ErrMalformed) {
+			t.Errorf("in folder %v: LoadVectors = %v", inFolder, err)
+		}
+		if names, _ := os.ReadDir(outside); len(names) != 0 {
+			t.Errorf("in folder %v: the store wrote outside its root: %v", inFolder, names)
+		}
 	}
 }

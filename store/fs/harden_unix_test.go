@@ -75,15 +75,16 @@ func TestVectorFileNotRegular(t *testing.T) {
 }
 
 // A named pipe where the index copy's probe file belongs
-// (.recall/index.clock) must not hang AllStamped: the stamps are then
-// empty, and every entry is read.
+// (index.clock in the cache folder) must not hang AllStamped: the walk's
+// time is then the system clock's, before which the note just written is
+// not, so it is read.
 func TestFIFOProbeNeverHangs(t *testing.T) {
 	s := openTemp(t)
 	writeFile(t, filepath.Join(s.root, "a", "ok.md"), "fine")
-	if err := os.MkdirAll(filepath.Join(s.root, ".recall"), 0o755); err != nil {
+	if err := os.MkdirAll(s.CacheDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(s.root, ".recall", "index.clock"), 0o644); err != nil {
+	if err := syscall.Mkfifo(filepath.Join(s.CacheDir(), "index.clock"), 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	within(t, 5*time.Second, "AllStamped beside a named pipe probe", func() {

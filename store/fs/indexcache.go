@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/recallhq/recall/store"
@@ -27,15 +28,16 @@ var _ store.StampedIndexCache = (*Store)(nil)
 // copy each entry's stamp, and at the next start takes from the copy only
 // the entries whose stamp is unchanged, reading the others.
 //
-// The copy is one file, <root>/.recall/index (the leading dot keeps it out
-// of All and of Watch), written whole to a temp file in .recall and
-// renamed over the old one, so a reader finds one copy or the other. It
-// is not fsynced: it is disposable, and its reader checks its length and
-// checksum, so a copy that a crash damaged is rebuilt. It holds the
-// content of every entry its writer could read, whatever the entry
-// files' modes, so it is readable by that user only (mode 0600), and a
-// copy another user owns is not loaded: that user's reads are not this
-// one's.
+// The copy is one file, index, in the store's cache folder (cachedir.go:
+// in the user's cache directory, not in the folder), written whole to a
+// temp file beside it and renamed over the old one, so a reader finds one
+// copy or the other. It is not fsynced: it is disposable, and its reader
+// checks its length and checksum, so a copy that a crash damaged is
+// rebuilt. It holds the content of every entry its writer could read,
+// whatever the entry files' modes, so it is readable by that user only
+// (mode 0600), and a copy another user owns is not loaded: that user's
+// reads are not this one's. A cache folder that cannot be written costs
+// the next process a full read, nothing else.
 //
 // A stamp is the entry file's size, modification time and, where the
 // system has them (Linux), its inode and change time, from one lstat per
@@ -46,23 +48,29 @@ var _ store.StampedIndexCache = (*Store)(nil)
 // That leaves the "racily clean" file of git (Documentation/technical/
 // racy-git.txt): one changed in the same tick as the walk that stamped it
 // may change again, in that tick, after it was read, and keep its stamp.
-// git's rule applies: AllStamped first writes a probe file,
-// <root>/.recall/index.clock, and takes its modification time as the
-// walk's time by the file system's own clock; a file whose modification
-// or change time is not before that gets an empty stamp, which no reader
-// trusts, so it is read at every start until a later walk finds it older
-// than its probe. When the probe cannot be written (a read-only folder),
-// or sits on a file system whose times a stamp cannot trust (NFS, SMB,
-// FUSE: see stampsTrusted), every stamp is empty, and so is the stamp of a file on another file
-// system than the probe's (a category folder that is a mount point): its
-// times are not comparable with the probe's.
+// git's rule applies: a file whose modification or change time is not
+// before the walk's time gets an empty stamp, which no reader trusts, so
+// it is read at every start until a later walk finds it older. The walk's
+// time is the file system's own clock when it can be read without writing
+// into the folder: AllStamped writes a probe file, index.clock, in the
+// cache folder, and when that is on the folder's file system takes the
+// probe's modification time. Otherwise (the cache on another disk, or
+// not writable) it is the system clock less clockMargin, more than the
+// coarsest granularity of file times (FAT's two seconds) plus the lag of
+// the kernel's file clock behind the system's. On a file system whose
+// times a stamp cannot trust (NFS, SMB, FUSE: see stampsTrusted) every
+// stamp is empty, and so is the stamp of a file on another file system
+// than the root's (a category folder that is a mount point): its clock
+// may not be the one the walk's time was taken from.
+
+// clockMargin (a variable for tests) is how far before the system clock's now the walk's time is
+// put when the file system's own clock cannot be read.
+var clockMargin = 3 * time.Second
 
 const (
 	indexFile = "index"
 	clockFile = "index.clock"
 )
-
-func (s *Store) recallDir() string { return filepath.Join(s.root, ".recall") }
 
 // AllStamped is All with each entry's stamp; see store.StampedIndexCache.
 //
@@ -76,7 +84,7 @@ func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp st
 			yield(store.StampedEntry{}, err)
 			return
 		}
-		clock, clockFS, clockOK := s.probeClock()
+		clock, clockOK := s.probeClock()
 		type item struct {
 			path, category, name string
 			err                  error
@@ -106,10 +114,9 @@ func (s *Store) AllStamped(ctx context.Context, fresh func(k store.Key, stamp st
 				switch {
 				case errors.Is(err, iofs.ErrNotExist):
 					it.gone = true // deleted since the listing
-				case err == nil && clockOK && fi.Mode().IsRegular() && sameDevice(fi, clockFS):
-					// The probe's time is its file system's: a file on
-					// another (below a mount point) has its own clock
-					// granularity, so no stamp.
+				case err == nil && clockOK && fi.Mode().IsRegular() && s.onRootDevice(fi):
+					// A file on another file system (below a mount
+					// point) has its own clock and granularity: no stamp.
 					it.stamp = makeStamp(buf[:0], fi, clock)
 				}
 			}
@@ -172,39 +179,44 @@ func parallel(n int, fn func(lo, hi int)) {
 	wg.Wait()
 }
 
-// probeClock writes the probe file and returns its modification time in
-// nanoseconds (the file system's clock, now) and the probe's file info
-// (its device).
-func (s *Store) probeClock() (int64, iofs.FileInfo, bool) {
-	dir := s.recallDir()
-	if err := s.checkRecallDir(dir); err != nil {
-		return 0, nil, false
+// probeClock returns the walk's time in nanoseconds (see above) and
+// whether stamps may be given at all.
+func (s *Store) probeClock() (int64, bool) {
+	if !stampsTrusted(s.root) {
+		return 0, false
 	}
-	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
-		return 0, nil, false
+	if t, ok := s.fileSystemClock(); ok {
+		return t, true
 	}
-	if !stampsTrusted(dir) {
-		return 0, nil, false
+	return time.Now().Add(-clockMargin).UnixNano(), true
+}
+
+// fileSystemClock writes the probe file in the cache folder and returns
+// its modification time, when the cache folder is on the root's file
+// system.
+func (s *Store) fileSystemClock() (int64, bool) {
+	if s.cacheFolder(s.cache) != nil {
+		return 0, false
 	}
 	// Never blocking on a named pipe put there.
-	f, err := os.OpenFile(filepath.Join(dir, clockFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow|openNonBlock, 0o666)
+	f, err := os.OpenFile(filepath.Join(s.cache, clockFile), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow|openNonBlock, 0o666)
 	if err != nil {
-		return 0, nil, false
+		return 0, false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return 0, nil, false
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || !s.onRootDevice(fi) {
+		return 0, false
 	}
 	// A write, unlike a truncation of an empty file, always moves the
 	// modification time.
 	if _, err := f.Write([]byte{'\n'}); err != nil {
-		return 0, nil, false
+		return 0, false
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return 0, nil, false
+		return 0, false
 	}
-	return fi.ModTime().UnixNano(), fi, true
+	return fi.ModTime().UnixNano(), true
 }
 
 // makeStamp returns the stamp of a regular file, or "" when it changed at
@@ -224,16 +236,13 @@ func makeStamp(b []byte, fi iofs.FileInfo, clock int64) string {
 
 const stampSize = 32
 
-// SaveStampedIndex replaces <root>/.recall/index with data.
+// SaveStampedIndex replaces the index copy in the cache folder with data.
 func (s *Store) SaveStampedIndex(ctx context.Context, data []byte) error {
 	if err := s.check(ctx, "save index"); err != nil {
 		return err
 	}
-	dir := s.recallDir()
-	if err := s.checkRecallDir(dir); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, iofs.ErrExist) {
+	dir := s.cache
+	if err := s.cacheFolder(dir); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
 	f, err := createTemp(dir, indexFile)
@@ -260,11 +269,10 @@ func (s *Store) SaveStampedIndex(ctx context.Context, data []byte) error {
 	return nil
 }
 
-// removeStaleIndexTemps is removeStaleTemps for the temp files of
-// SaveStampedIndex in .recall, which that one skips as hidden.
-func removeStaleIndexTemps(root string, maxAge time.Duration) {
-	dir := filepath.Join(root, ".recall")
-	files, err := os.ReadDir(dir)
+// removeStaleIndexTemps removes the temp files of SaveStampedIndex that
+// crashed writers left in the cache folder cache.
+func removeStaleIndexTemps(cache string, maxAge time.Duration) {
+	files, err := os.ReadDir(cache)
 	if err != nil {
 		return
 	}
@@ -274,22 +282,26 @@ func removeStaleIndexTemps(root string, maxAge time.Duration) {
 			continue
 		}
 		if fi, err := f.Info(); err == nil && fi.ModTime().Before(cutoff) {
-			os.Remove(filepath.Join(dir, f.Name()))
+			os.Remove(filepath.Join(cache, f.Name()))
 		}
 	}
 }
 
-// LoadStampedIndex returns the content of <root>/.recall/index, or nil.
+// LoadStampedIndex returns the index copy in the cache folder, or nil.
+// The copy an earlier recall kept in <root>/.recall is not read: it is
+// rebuilt in the cache folder once.
 func (s *Store) LoadStampedIndex(ctx context.Context) ([]byte, error) {
 	if err := s.check(ctx, "load index"); err != nil {
 		return nil, err
 	}
-	dir := s.recallDir()
-	if err := s.checkRecallDir(dir); err != nil {
+	dir := s.cache
+	if err := s.checkCacheRead(dir); errors.Is(err, errNoCache) {
+		return nil, nil
+	} else if err != nil {
 		return nil, fmt.Errorf("load index: %w", err)
 	}
 	f, err := os.OpenFile(filepath.Join(dir, indexFile), os.O_RDONLY|openNoFollow|openNonBlock, 0)
-	if errors.Is(err, iofs.ErrNotExist) {
+	if errors.Is(err, iofs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil, nil
 	}
 	if err != nil {

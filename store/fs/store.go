@@ -52,6 +52,17 @@ type Options struct {
 	// ChangeLogSize is how many changed keys the change feed remembers
 	// (see Store.Changes); zero means store.DefaultChangeLogSize.
 	ChangeLogSize int
+
+	// CacheDir is the user's cache directory for recall, below which the
+	// store keeps its index copy and vector cache in a folder of its own
+	// (see the package doc, "Cache folder"). Empty means $RECALL_CACHE_DIR,
+	// else os.UserCacheDir()/recall; when neither is known the store keeps
+	// no cache (every process reads every note, vectors stay in memory).
+	CacheDir string
+
+	// CacheInFolder keeps the index copy and vector cache in <root>/.recall
+	// instead, so that they travel with the folder; CacheDir is then unused.
+	CacheInFolder bool
 }
 
 // Store keeps entries as markdown files under a root folder. It is safe for
@@ -70,6 +81,9 @@ type Store struct {
 	watch    watchState // see Watch
 
 	vectors vectorFiles // the embedding vector cache, see vectors.go
+
+	cache       string // the cache folder (cachedir.go); "" for none
+	cacheInRoot bool   // cache is <root>/.recall
 }
 
 var _ store.Store = (*Store)(nil)
@@ -101,6 +115,7 @@ func Open(root string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", root, err)
 	}
 	dev, _ := deviceOf(fi)
+	cache, inRoot := cacheLocation(abs, fi, o)
 	age := o.StaleTempAge
 	if age == 0 {
 		age = defaultStaleTempAge
@@ -109,10 +124,13 @@ func Open(root string, opts *Options) (*Store, error) {
 		// The entries' temp files go in the walks (see removeIfStale):
 		// a sweep of every folder here cost each command a second walk
 		// (70 ms at 100k entries).
-		removeStaleVectorTemps(abs, age)
-		removeStaleIndexTemps(abs, age)
+		if cache != "" {
+			removeStaleVectorTemps(cache, age)
+			removeStaleIndexTemps(cache, age)
+		}
 	}
-	return &Store{root: abs, rootDev: dev, opts: o, feed: store.NewChangeLog(0, o.ChangeLogSize), syncFS: canSyncFS(abs)}, nil
+	return &Store{root: abs, rootDev: dev, opts: o, feed: store.NewChangeLog(0, o.ChangeLogSize), syncFS: canSyncFS(abs),
+		cache: cache, cacheInRoot: inRoot}, nil
 }
 
 // Path returns the file that holds (or would hold) the entry, without
@@ -283,7 +301,9 @@ type fileWrite struct {
 }
 
 // renderLocked checks where e's file goes and renders it; the caller holds
-// e's lock. Only Created carries over from the file it replaces.
+// e's lock. Only Created carries over from the file it replaces, and over
+// a file it can read it keeps that file's front matter text but for the
+// keys that change (see splice.go).
 func (s *Store) renderLocked(e store.Entry) (fileWrite, error) {
 	path := s.path(e.Category, e.Name)
 	if _, err := s.walkDir(e.Category); err != nil && !errors.Is(err, iofs.ErrNotExist) {
@@ -305,27 +325,59 @@ func (s *Store) renderLocked(e store.Entry) (fileWrite, error) {
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	m := e.Meta
-	if m.Created.IsZero() && exists { // a new file has no created time to keep
-		// Best effort: a broken old file must not stop its replacement.
-		if old, err := s.read(e.Category, e.Name); err == nil {
-			m.Created = old.Meta.Created
+	var data []byte
+	if old, oldMeta, ok := s.readOld(path, exists); ok {
+		// Over a note it can read, a write keeps the note's own front
+		// matter text and changes only what changes (splice.go). A note
+		// without created or updated gets none: its times stay the
+		// file's own, unless the caller gives them.
+		if m.Created.IsZero() {
+			m.Created = oldMeta.Created
+		}
+		if m.Updated.IsZero() && !oldMeta.Updated.IsZero() {
+			m.Updated = now
+		}
+		if b, ok := spliceFile(old, oldMeta, m, e.Content); ok {
+			data = b
+		}
+	} else {
+		// A new file, or one whose old content cannot be read (a broken
+		// old file must not stop its replacement).
+		if m.Created.IsZero() {
+			m.Created = now
+		}
+		if m.Updated.IsZero() {
+			m.Updated = now
 		}
 	}
-	if m.Created.IsZero() {
-		m.Created = now
-	}
-	if m.Updated.IsZero() {
-		m.Updated = now
-	}
-	data, err := renderFile(m, e.Content)
-	if err != nil {
-		return fileWrite{}, metaFieldError(err)
+	if data == nil {
+		var err error
+		if data, err = renderFile(m, e.Content); err != nil {
+			return fileWrite{}, metaFieldError(err)
+		}
 	}
 	if n := len(data) - len(e.Content); n > maxFrontMatterBytes {
 		return fileWrite{}, &store.FieldError{Field: "meta", Value: "front matter",
 			Reason: fmt.Sprintf("is %d bytes, the limit is %d", n, maxFrontMatterBytes)}
 	}
 	return fileWrite{dir: filepath.Dir(path), base: filepath.Base(path), data: data, perm: perm}, nil
+}
+
+// readOld returns the bytes of the entry file a write replaces and its
+// metadata, when there is one and it parses.
+func (s *Store) readOld(path string, exists bool) ([]byte, store.Meta, bool) {
+	if !exists {
+		return nil, store.Meta{}, false
+	}
+	b, err := readEntryBytes(path)
+	if err != nil {
+		return nil, store.Meta{}, false
+	}
+	m, _, err := parseFile(b)
+	if err != nil {
+		return nil, store.Meta{}, false
+	}
+	return b, m, true
 }
 
 // metaFieldError reports metadata the file cannot hold the way

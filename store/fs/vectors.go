@@ -60,7 +60,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // model's file in this format; such a file is set aside, never read.
 var errVectorHeader = errors.New("not a vector file of this model and format")
 
-func (s *Store) vectorDir() string { return filepath.Join(s.root, ".recall", "vectors") }
+func (s *Store) vectorDir() string { return filepath.Join(s.cache, "vectors") }
 
 // vectorStem turns a model identity into a file name: bytes outside
 // [a-z0-9._-] become %XX (upper-case hex). Upper-case letters are escaped
@@ -102,10 +102,10 @@ func isVectorTempName(name string) bool {
 	return len(suffix) == 16 && err == nil
 }
 
-// removeStaleVectorTemps is removeStaleTemps for the vectors folder, which
-// that one skips as hidden.
-func removeStaleVectorTemps(root string, maxAge time.Duration) {
-	dir := filepath.Join(root, ".recall", "vectors")
+// removeStaleVectorTemps removes the temp files crashed writers left in
+// the vectors folder of the cache folder cache.
+func removeStaleVectorTemps(cache string, maxAge time.Duration) {
+	dir := filepath.Join(cache, "vectors")
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -325,19 +325,40 @@ func (s *Store) withFile(ctx context.Context, vf *vectorFile, create bool, fn fu
 	vf.mu.Lock()
 	defer vf.mu.Unlock()
 	dir := filepath.Dir(vf.path)
-	if create {
-		if err := mkdirAll(dir); err != nil {
+	legacy := ""
+	if _, err := os.Lstat(vf.path); missing(err) {
+		// A vector file an earlier recall kept in the folder is taken
+		// over once: embeddings cost money.
+		if legacy = s.legacyVectorPath(vf.path); legacy != "" {
+			if fi, err := os.Lstat(legacy); err != nil || !fi.Mode().IsRegular() {
+				legacy = ""
+			}
+		}
+		if !create && legacy == "" {
+			vf.known = nil
+			return nil
+		}
+	}
+	if create || legacy != "" {
+		if err := s.cacheFolder(dir); err != nil {
+			if legacy != "" && !create {
+				return nil // an unwritable cache: nothing to load
+			}
 			return err
 		}
-	} else if _, err := os.Lstat(vf.path); errors.Is(err, iofs.ErrNotExist) {
-		vf.known = nil
-		return nil
 	}
 	unlock, err := lockFile(ctx, vf.path+".lock")
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	if legacy != "" {
+		if _, err := os.Lstat(vf.path); errors.Is(err, iofs.ErrNotExist) {
+			if _, err := adoptLegacy(legacy, vf.path); err != nil {
+				return err
+			}
+		}
+	}
 	// Never through a symbolic link, never blocking on a named pipe.
 	f, err := os.OpenFile(vf.path, os.O_RDWR|openNoFollow|openNonBlock, 0)
 	switch {
@@ -524,7 +545,7 @@ func (s *Store) LoadVectorsReport(ctx context.Context, model string, fn func(key
 	if err := store.ValidateModel(model); err != nil {
 		return 0, fmt.Errorf("%s: %w", op, err)
 	}
-	if err := s.checkRecallDir(s.vectorDir()); err != nil {
+	if err := s.checkCacheRead(s.vectorDir()); err != nil {
 		return 0, fmt.Errorf("%s: %w", op, err)
 	}
 	vf := s.vectors.file(s.vectorDir(), model)
@@ -625,7 +646,7 @@ func (s *Store) PutVectors(ctx context.Context, model string, keys []string, vec
 		raw, _ := decodeVectorKey(k)
 		buf = appendRecord(buf, &raw, vecs[i])
 	}
-	if err := s.checkRecallDir(s.vectorDir()); err != nil {
+	if err := s.cacheFolder(s.vectorDir()); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	vf := s.vectors.file(s.vectorDir(), model)
@@ -692,7 +713,7 @@ func (s *Store) DeleteVectors(ctx context.Context, model string, keys []string) 
 	if len(drop) == 0 {
 		return nil
 	}
-	if err := s.checkRecallDir(s.vectorDir()); err != nil {
+	if err := s.checkCacheRead(s.vectorDir()); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	vf := s.vectors.file(s.vectorDir(), model)

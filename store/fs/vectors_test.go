@@ -68,7 +68,7 @@ func TestLoadUnknownModelCreatesNothing(t *testing.T) {
 	if got := storetest.LoadAll(t, s, "never-stored"); len(got) != 0 {
 		t.Fatalf("unknown model yielded %d vectors", len(got))
 	}
-	if _, err := os.Stat(filepath.Join(root, ".recall", "vectors", "never-stored.vec")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(s.vectorDir(), "never-stored.vec")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("loading an unknown model touched the disk: %v", err)
 	}
 }
@@ -389,7 +389,7 @@ func TestLockFileWaits(t *testing.T) {
 
 func TestOpenRemovesStaleVectorTemps(t *testing.T) {
 	root := t.TempDir()
-	dir := filepath.Join(root, ".recall", "vectors")
+	dir := mustOpen(t, root).vectorDir()
 	old := time.Now().Add(-time.Hour)
 	files := map[string]bool{ // name: removed
 		".m.vec.tmp-0123456789abcdef":     true,

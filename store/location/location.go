@@ -138,6 +138,12 @@ type Options struct {
 	// or bolt store, mode 0700 (memories are personal). It is meant for a
 	// default location that no one typed.
 	Parents bool
+
+	// CacheDir and CacheInFolder say where a folder store keeps its index
+	// copy and vector cache: see store/fs.Options. The zero values keep
+	// them in the user's cache directory, out of the folder.
+	CacheDir      string
+	CacheInFolder bool
 }
 
 // Open opens the store at the location. Without opts.Create a missing
@@ -198,7 +204,7 @@ func (l Location) Open(ctx context.Context, opts *Options) (store.Store, error) 
 	if info != nil && !info.IsDir() {
 		return nil, fmt.Errorf("store %s is a file, not a folder (a bolt store's name must end in .db)", l.name)
 	}
-	return fsstore.Open(l.name, nil)
+	return fsstore.Open(l.name, &fsstore.Options{CacheDir: o.CacheDir, CacheInFolder: o.CacheInFolder})
 }
 
 // notWritable reports whether opening a file failed because it cannot be
