@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -10,7 +11,6 @@ import (
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
-	"github.com/recallhq/recall/timeexpr"
 )
 
 type lsOptions struct {
@@ -94,36 +94,14 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 // ranged is ls with --after/--before: every entry is read, those whose
 // effective date is outside the range are left out.
 func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
-	loc := o.time.zone
-	if loc == nil {
-		loc = time.Local
-	}
-	var from, to time.Time
-	for _, f := range []struct {
-		name, s string
-		t       *time.Time
-	}{{"--after", o.time.after, &from}, {"--before", o.time.before, &to}} {
-		if f.s == "" {
-			continue
-		}
-		t, err := timeexpr.ParseDate(f.s, loc)
-		if err != nil {
-			return usagef(cmd, "%s: %v", f.name, err)
-		}
-		*f.t = t
-	}
-	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
+	r := o.time.dates
+	if !r.From.IsZero() && !r.To.IsZero() && !r.From.Before(r.To) {
 		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.before, o.time.after)
 	}
 	ctx := cmd.Context()
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		var entries []store.Entry
 		skipped := 0
-		err := service.EachEntry(ctx, st, func(e store.Entry) {
-			if (category == "" || e.Category == category) && store.InRange(e.Meta, from, to, loc) {
-				entries = append(entries, e)
-			}
-		}, func(err error) {
+		entries, err := service.ListDated(ctx, st, category, r, cmp.Or(o.time.zone, time.Local), func(err error) {
 			skipped++
 			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
 		})

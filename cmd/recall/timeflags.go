@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,9 @@ type timeFlags struct {
 	after, before, now, tz string
 	noTime                 bool
 	zone                   *time.Location
+	// dates is --after/--before as validate read them (in zone, else
+	// the local zone).
+	dates timeexpr.Range
 }
 
 // register adds the flags; phrases says whether the command reads time
@@ -37,14 +41,21 @@ func (t *timeFlags) validate(cmd *cobra.Command) error {
 		}
 		t.zone = loc
 	}
-	// The service checks them again; here the error names the flag.
-	for _, f := range [][2]string{{"--after", t.after}, {"--before", t.before}} {
-		if f[1] == "" {
+	// retrieve's service reads them again, in --now's zone; here the
+	// error names the flag.
+	loc := cmp.Or(t.zone, time.Local)
+	for _, f := range []struct {
+		name, s string
+		t       *time.Time
+	}{{"--after", t.after, &t.dates.From}, {"--before", t.before, &t.dates.To}} {
+		if f.s == "" {
 			continue
 		}
-		if _, err := timeexpr.ParseDate(f[1], t.zone); err != nil {
-			return usagef(cmd, "%s: %v", f[0], err)
+		d, err := timeexpr.ParseDate(f.s, loc)
+		if err != nil {
+			return usagef(cmd, "%s: %v", f.name, err)
 		}
+		*f.t = d
 	}
 	if t.now != "" {
 		if _, err := time.Parse(time.RFC3339Nano, t.now); err != nil {
