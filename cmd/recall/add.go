@@ -26,31 +26,15 @@ type addOptions struct {
 
 func newAddCmd(a *app) *cobra.Command {
 	o := &addOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "add CATEGORY NAME",
-		Short: "Add an entry, or update the entry with that identity",
-		Long: `Add writes the entry CATEGORY:NAME, replacing its content if it exists.
-
-The content comes from exactly one of --content TEXT, --file F (- for stdin), or
-stdin when it is not a terminal; it is stored byte for byte (a trailing newline
-included). An update keeps the entry's metadata (created time, other front
-matter keys) and its tags unless --tag is given, in which case the --tag values
-replace them, and its event date unless --date is given.
-
---date says when the thing happened, if not now: a date (2024-05-03) or an RFC
-3339 time (2024-05-03T14:30:00+08:00). Time ranges on retrieve and ls place an
-entry at its date, else at its created time.`,
-		Example: `  recall add trips 三亚之行 --content "2024年3月去三亚，住在亚龙湾。" --tag travel
-  recall add people alice --file alice.md
-  pbpaste | recall add notes "meeting 2025-06-01"
-  recall add diary "beach day" --content "Swam at Yalong Bay." --date 2024-05-03`,
+	cmd := documented(&cobra.Command{
+		Use:  "add CATEGORY NAME",
 		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
 			o.contentSet, o.fileSet, o.tagsSet = f.Changed("content"), f.Changed("file"), f.Changed("tag")
 			return o.run(cmd, args[0], args[1])
 		},
-	}
+	})
 	f := cmd.Flags()
 	f.StringVar(&o.content, "content", "", "the content `TEXT`")
 	f.StringVarP(&o.file, "file", "f", "", "read the content from file `F` (- for stdin)")

@@ -33,41 +33,8 @@ type benchOptions struct {
 
 func newBenchCmd(a *app) *cobra.Command {
 	o := &benchOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "bench DATASET...",
-		Short: "Measure retrieval quality and speed on BEIR datasets",
-		Long: `Bench answers two questions on real test collections: does recall find the
-right memory, and how fast. Each DATASET is a BEIR folder (corpus.jsonl,
-queries.jsonl, qrels/test.tsv). Its documents are loaded into a fresh temporary
-store (one entry per document: category = the folder's name, name = the
-document id, escaped where SPEC forbids a character), the index is built, and
-every judged query runs in each mode:
-
-  bm25      BM25 with CJK bigrams (segmenter off)
-  bm25-gse  BM25 with gse dictionary segmentation
-  fusion    BM25 fused with the --embedder's vectors, filled through the
-            vector cache first (default when --embedder is given)
-  bm25-prf  BM25 with RM3 pseudo-relevance feedback (an experiment)
-
-Every mode uses the --analyzer (default ` + index.DefaultAnalyzer + `); given a list, every
-mode runs once per analyzer, and modes with an analyzer other than the
-default are named after it (bm25-spec, fusion-hash-english).
-
-Quality is nDCG@10, Recall@10, Recall@100 and MRR@10, computed as trec_eval
-does, over the top 100 hits of a retrieve without links or budget. Speed is
-the load and build time, per-query latency (p50, p99, queries per second on
-one goroutine) and, separately, the latency of the default agent retrieve
-(limit 10, budget 800, links on); memory is the peak and retained heap and the
-peak RSS. The store of the bench is never --store: the user's memory is not
-touched.
-
-The table goes to stdout; --json writes every figure, --svg a chart, --run-dir
-one TREC run file per dataset and mode for trec_eval or pytrec_eval. To run
-Bleve beside recall in the same process, see bench/bleve in the source tree.`,
-		Example: `  recall bench ~/beir/scifact
-  recall bench --mode bm25 --json bench.json --svg bench.svg data/msmarco data/dbpedia
-  recall bench --embedder hash data/*
-  recall bench --embedder ollama --embed-model nomic-embed-text --passes 1 data/scifact`,
+	cmd := documented(&cobra.Command{
+		Use: "bench DATASET...",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef(cmd, "bench takes at least one DATASET folder")
@@ -75,7 +42,7 @@ Bleve beside recall in the same process, see bench/bleve in the source tree.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
-	}
+	})
 	f := cmd.Flags()
 	f.StringVar(&o.backend, "backend", string(bench.BackendBolt), "store `KIND` to load into: bolt (one file, written without fsync) or fs (a markdown file per entry, fsync'd)")
 	f.StringVar(&o.modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion, bm25-prf (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")

@@ -15,12 +15,8 @@ type categoriesOptions struct {
 
 func newCategoriesCmd(a *app) *cobra.Command {
 	o := &categoriesOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "categories",
-		Short: "List the categories with their number of entries",
-		Long: `Categories prints one line per category, sorted, with its number of entries
-separated by a tab. --json prints [{"category": ..., "count": N}, ...], the
-shape of the HTTP API's GET /v1/categories.`,
+	cmd := documented(&cobra.Command{
+		Use:  "categories",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -40,7 +36,7 @@ shape of the HTTP API's GET /v1/categories.`,
 				return nil
 			})
 		},
-	}
+	})
 	cmd.Flags().BoolVar(&o.json, "json", false, "print a JSON array")
 	return cmd
 }

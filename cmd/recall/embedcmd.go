@@ -22,21 +22,8 @@ type embedOptions struct {
 
 func newEmbedCmd(a *app) *cobra.Command {
 	o := &embedOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "embed",
-		Short: "Fill the vector cache so retrieve can fuse embeddings with BM25",
-		Long: `Embed computes a vector for every entry that does not have one yet for the
-chosen model, and stores it in the store's vector cache (inside the bolt file,
-or under .recall/ in a folder store). Unchanged entries are never embedded
-again; edited entries are; vectors of deleted entries are dropped.
-
-Interrupting it (Ctrl-C) keeps every batch already done; run it again to
-continue. Afterwards, retrieve with the same --embedder and --embed-model uses
-the vectors.`,
-		Example: `  recall embed --embedder hash
-  recall embed --embedder ollama --embed-model nomic-embed-text
-  OPENAI_API_KEY=... recall embed --embedder openai --embed-model text-embedding-3-small
-  recall retrieve "想去海边玩" --embedder hash`,
+	cmd := documented(&cobra.Command{
+		Use: "embed",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usagef(cmd, "embed takes no arguments")
@@ -44,7 +31,7 @@ the vectors.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
-	}
+	})
 	o.embedder.register(cmd, false)
 	cmd.Flags().IntVar(&o.batch, "batch", 64, "texts per embedding request `N`")
 	cmd.Flags().IntVar(&o.concurrency, "concurrency", 2, "embedding requests in flight `N`")

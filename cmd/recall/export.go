@@ -18,31 +18,8 @@ type exportOptions struct {
 
 func newExportCmd(a *app) *cobra.Command {
 	o := &exportOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "export",
-		Short: "Write every entry as JSONL (stdout or a file) or as a folder of markdown files",
-		Long: `Export writes every entry of the store, with all its metadata (tags,
-created, updated and every other key), in identity order (category, then
-name, bytewise):
-
-  - to stdout, or to --output FILE ending in .jsonl or .ndjson: one JSON
-    object per line, {"category","name","content","meta"}, exactly what
-    'recall import' reads back;
-  - to --output DIR (any other name): a folder store, one markdown file per
-    entry at DIR/<category>/<name>.md with YAML front matter, which
-    '--store DIR' opens and 'recall import DIR' reads.
-
-Export streams: it holds one entry at a time, not the store. A file or
-folder is written under a temporary name and renamed when complete; an
-existing one is never replaced. Entries the store cannot read are named on
-stderr and the exit status is 1; every other entry is exported. Importing
-an export into an empty store of any backend gives the same entries, every
-field and timestamp included (PostgreSQL keeps times to the microsecond).
-For a backup of a store in use (a running server), see 'recall backup'.`,
-		Example: `  recall export > memory.jsonl
-  recall export --output memory.jsonl
-  recall export --output ~/memory-export          # a folder of markdown files
-  recall --store memory.db export | recall --store postgres://localhost/recall import -`,
+	cmd := documented(&cobra.Command{
+		Use:  "export",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.output != "" && backup.FormatFor(o.output) == backup.FormatSnapshot {
@@ -50,7 +27,7 @@ For a backup of a store in use (a running server), see 'recall backup'.`,
 			}
 			return o.run(cmd.Context())
 		},
-	}
+	})
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write to `PATH` (a .jsonl file, or a folder) instead of stdout")
 	return cmd
 }

@@ -24,35 +24,8 @@ type lsOptions struct {
 
 func newLsCmd(a *app) *cobra.Command {
 	o := &lsOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "ls [CATEGORY]",
-		Short: "List entries",
-		Long: `Ls prints one category:name per line, sorted by category, then name (byte
-order), optionally only those of CATEGORY. --long adds tab-separated columns:
-estimated tokens (as retrieve counts them), the updated date, and the tags, and
-for an entry that carries an event date (add --date, front matter date:) a
-fifth column "date 2024-05-03" (or the RFC 3339 time).
---json prints one array of {category, name, tokens_est, meta}.
-
---limit N prints one page of at most N entries; when there are more, the
-command that prints the next page (with --cursor) goes to stderr.
-
---after DATE (inclusive) and --before DATE (exclusive) list only the entries
-whose effective date (the event date, else the created time) is in that range;
-DATE is 2024-05-03 (midnight in the --tz zone, default $TZ or local) or an
-RFC 3339 time. They read every entry, and do not combine with --limit.
-
-Plain ls lists names without reading the entries (in a folder, the file names),
-so an entry whose file is damaged is listed; a file whose name cannot be an
-entry (a symbolic link, a name the rules refuse) is reported on stderr.
---long and --json read every entry, --limit the entries of its page: those the
-store cannot read (a hand-edited file with broken front matter) are reported on
-stderr and left out.
-Either way, when something was reported the exit status is 1 (as ls(1) does).`,
-		Example: `  recall ls
-  recall ls trips --long
-  recall ls --limit 100 --cursor dHJpcHMA5LiJ5Lqa
-  recall ls diary --long --after 2024-05-01 --before 2024-06-01`,
+	cmd := documented(&cobra.Command{
+		Use:  "ls [CATEGORY]",
 		Args: rangeArgs(0, 1, "at most one CATEGORY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			category := ""
@@ -81,7 +54,7 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 			}
 			return o.run(cmd.Context(), category)
 		},
-	}
+	})
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "print a JSON array")
 	f.BoolVarP(&o.long, "long", "l", false, "add tokens, updated date and tags")

@@ -18,19 +18,8 @@ type reindexOptions struct {
 
 func newReindexCmd(a *app) *cobra.Command {
 	o := &reindexOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "reindex",
-		Short: "Build the index and report what it holds and skipped",
-		Long: `Reindex builds the BM25 index from every entry and reports how many it
-indexed, which entries it could not read and why (on stderr), and how long the
-build took.
-
-The index itself is derived data: a process builds it from the store when it
-first needs it, and keeps a disposable copy (in the .db file, or under
-.recall/ in a folder) so that the next one starts without analysing every
-entry. Reindex always reads every entry, checks that each can be read, shows
-what a full build costs, and saves its build as that copy. The exit status is
-1 when an entry was skipped.`,
+	cmd := documented(&cobra.Command{
+		Use:  "reindex",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.analysis.validate(cmd, o.app); err != nil {
@@ -42,7 +31,7 @@ what a full build costs, and saves its build as that copy. The exit status is
 			}
 			return o.run(cmd, an)
 		},
-	}
+	})
 	o.analysis.register(cmd, "CJK segmentation `MODE`: auto, on or off (as for retrieve)")
 	return cmd
 }

@@ -21,27 +21,13 @@ type restoreOptions struct {
 
 func newRestoreCmd(a *app) *cobra.Command {
 	o := &restoreOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "restore BACKUP",
-		Short: "Restore a backup into an empty store",
-		Long: `Restore writes every entry of BACKUP into the store (--store), keeping every
-field, created and updated included. BACKUP is what 'recall backup' or
-'recall export' wrote: a .db file, a .jsonl file, or a folder; or any store
-(a PostgreSQL URL).
-
-The store must be empty (or not exist yet: it is created). A store that
-holds entries is refused, unless --force: then it ends holding exactly the
-backup's entries (entries not in the backup are deleted, the others
-replaced). To add a backup's entries to a store without deleting anything,
-'recall import BACKUP.jsonl' merges instead. Entries of BACKUP that cannot
-be read are named on stderr and the exit status is 1.`,
-		Example: `  recall --store memory.db restore memory-2026-12-03.db
-  recall --store ~/notes/memory restore --force backup.jsonl`,
+	cmd := documented(&cobra.Command{
+		Use:  "restore BACKUP",
 		Args: exactArgs("BACKUP"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd.Context(), args[0])
 		},
-	}
+	})
 	cmd.Flags().BoolVar(&o.force, "force", false, "restore into a store that holds entries, replacing them all")
 	return cmd
 }

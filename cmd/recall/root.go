@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/buildinfo"
+	"github.com/recallhq/recall/docs/commands"
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
@@ -38,16 +39,9 @@ type app struct {
 // environment lookup (os.Getenv in main, a map in tests).
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cobra.Command {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
-	root := &cobra.Command{
+	root := documented(&cobra.Command{
 		Use:                        "recall",
 		SuggestionsMinimumDistance: 2,
-		Short:                      "A memory for LLM agents: store entries, retrieve the relevant ones",
-		Long: `recall keeps memories as (category, name, content) entries that link to each
-other with [[category:name]], and retrieves the ones relevant to a query with
-BM25 plus one hop of links, within a token budget.
-
-The store is a folder of markdown files, or one bolt file when the path ends in
-.db. It comes from --store, else $RECALL_STORE, else a per-user data folder.`,
 		// Errors are printed once, as one line, by execute.
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -64,7 +58,7 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cmd.Help()
 		},
-	}
+	})
 	root.Version = buildinfo.Read().String()
 	root.SetVersionTemplate("recall {{.Version}}\n")
 	root.SetIn(stdin)
@@ -168,4 +162,16 @@ func isTerminal(stream any) bool { return progress.IsTerminal(stream) }
 // terminal is dumb.
 func (a *app) color() bool {
 	return isTerminal(a.stdout) && a.getenv("NO_COLOR") == "" && a.getenv("TERM") != "dumb"
+}
+
+// documented fills cmd's Short, Long and Example from its page of the
+// manual (docs/commands/NAME.md), which users read too. Every command has
+// one (TestEveryCommandHasAPage), so a missing page is a build mistake.
+func documented(cmd *cobra.Command) *cobra.Command {
+	p, err := commands.Lookup(cmd.Name())
+	if err != nil {
+		panic(err)
+	}
+	cmd.Short, cmd.Long, cmd.Example = p.Short, p.Long, p.Example
+	return cmd
 }
