@@ -12,6 +12,7 @@ import (
 	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/setup"
 )
 
 // benchOptions are the flags of `recall bench`.
@@ -69,10 +70,7 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 	if o.passes < -1 {
 		return usagef(cmd, "--passes must be -1 or more")
 	}
-	if err := o.embedder.validate(); err != nil { // the one --alpha rule, as retrieve's
-		return err
-	}
-	emb, err := o.embedder.build(o.app)
+	emb, err := o.embedder.config(setup.Config{Getenv: o.app.getenv}).NewEmbedder()
 	if err != nil {
 		return err
 	}

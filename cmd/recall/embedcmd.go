@@ -10,6 +10,7 @@ import (
 	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store"
 )
 
@@ -42,7 +43,7 @@ func (o *embedOptions) run(cmd *cobra.Command) error {
 	if o.batch < 1 || o.concurrency < 1 {
 		return usagef(cmd, "--batch and --concurrency must be at least 1")
 	}
-	emb, err := o.embedder.build(o.app)
+	emb, err := o.embedder.config(setup.Config{Getenv: o.app.getenv}).NewEmbedder()
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func newMCPCmd(a *app) *cobra.Command {
 		Use:  "mcp",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.engine.validate(cmd, a); err != nil {
+			if err := o.engine.config(a).Check(); err != nil {
 				return err
 			}
 			return o.run(cmd.Context())

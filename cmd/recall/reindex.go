@@ -22,10 +22,7 @@ func newReindexCmd(a *app) *cobra.Command {
 		Use:  "reindex",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.analysis.validate(cmd, o.app); err != nil {
-				return err
-			}
-			an, err := o.analysis.build(o.app)
+			an, err := o.analysis.config(o.app).NewAnalyzer()
 			if err != nil {
 				return err
 			}

@@ -76,13 +76,10 @@ func (o *retrieveOptions) validate(cmd *cobra.Command) error {
 	if o.budget < 1 {
 		return usagef(cmd, "--budget must be at least 1, got %d (use --no-budget for none)", o.budget)
 	}
-	if err := o.analysis.validate(cmd, o.app); err != nil {
-		return err
-	}
 	if err := o.time.validate(cmd); err != nil {
 		return err
 	}
-	return o.embedder.validate()
+	return o.embedder.config(o.analysis.config(o.app)).Check()
 }
 
 // params turns the flags into the service's retrieve parameters, the

@@ -14,6 +14,7 @@ import (
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/setup"
 )
 
 // Exit codes: 1 for a failed command, 2 for a command line that could not
@@ -96,9 +97,12 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) s
 // execute runs root and turns its error into one line on its stderr and
 // an exit code.
 func execute(ctx context.Context, root *cobra.Command) int {
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
+	}
+	if se := (*setup.Error)(nil); errors.As(err, &se) {
+		err = &usageError{cmd: cmd, msg: err.Error()} // a setting the command line gave
 	}
 	fmt.Fprintf(root.ErrOrStderr(), "recall: %s\n", oneLine(err.Error()))
 	var u *usageError

@@ -35,7 +35,7 @@ func newServeCmd(a *app) *cobra.Command {
 		Use:  "serve",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.engine.validate(cmd, a); err != nil {
+			if err := o.engine.config(a).Check(); err != nil {
 				return err
 			}
 			if !cmd.Flags().Changed("token") {
