@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -60,78 +59,29 @@ func newBenchCmd(a *app) *cobra.Command {
 }
 
 func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
-	backend, err := bench.ParseBackend(o.backend)
-	if err != nil {
-		return usagef(cmd, "--backend: %v", err)
-	}
-	if o.gseDict != "zh_s" && o.gseDict != "zh" {
-		return usagef(cmd, "--gse-dict %q: want zh_s or zh", o.gseDict)
-	}
-	if o.passes < -1 {
-		return usagef(cmd, "--passes must be -1 or more")
-	}
 	emb, err := o.embedder.config(setup.Config{Getenv: o.app.getenv}).NewEmbedder()
 	if err != nil {
 		return err
 	}
-	names := bench.SplitList(o.modes)
-	if len(names) == 0 {
-		names = bench.DefaultModes(emb != nil)
-	}
-	if slices.Contains(names, bench.ModeFusion) && emb == nil {
-		return usagef(cmd, "--mode fusion needs --embedder (hash works offline)")
-	}
-	var analyzers []*index.Analyzer
-	for _, n := range bench.SplitList(o.analyzer) {
-		an, err := index.ParseAnalyzer(n)
-		if err != nil {
-			return usagef(cmd, "--analyzer: %v", err)
-		}
-		analyzers = append(analyzers, an)
-	}
-	modes, err := bench.RecallModesEach(names, analyzers, bench.RecallOptions{
-		Backend: backend,
-		TempDir: o.tmp,
-		GSEDict: o.gseDict,
-		Retrieve: retrieve.Options{
-			Embedder:     emb,
-			Alpha:        o.embedder.alpha,
-			EmbedTimeout: o.embedder.timeout,
-		},
-	})
+	cfg, err := bench.Settings{Backend: o.backend, Modes: o.modes, Analyzers: o.analyzer, GSEDict: o.gseDict,
+		Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, TempDir: o.tmp,
+		Retrieve: retrieve.Options{Embedder: emb, Alpha: o.embedder.alpha, EmbedTimeout: o.embedder.timeout}}.Config()
 	if err != nil {
-		return usagef(cmd, "--mode: %v", err)
-	}
-
-	var datasets []*bench.Dataset
-	for _, dir := range dirs {
-		ds, err := bench.Load(dir)
-		if err != nil {
-			return err
-		}
-		datasets = append(datasets, ds)
+		return err
 	}
 	// One bar per phase (loading msmarco in bm25, timing its queries,
 	// ...), on a terminal only.
 	bars := &progress.Phases{W: o.app.stderr}
-	update := func(p bench.Progress) {
+	cfg.Progress = func(p bench.Progress) {
 		bars.Update(fmt.Sprintf("%s %s %s", p.Dataset, p.Mode, p.Phase), p.Done, p.Total)
 	}
-	cfg := bench.Config{Modes: modes, Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, Progress: update}
-	rep, err := bench.Run(cmd.Context(), cfg, datasets)
+	rep, err := bench.RunDirs(cmd.Context(), cfg, dirs)
 	bars.Finish()
 	if err != nil {
 		return err
 	}
-	if o.jsonPath != "" {
-		if err := bench.WriteFile(o.jsonPath, rep.WriteJSON); err != nil {
-			return err
-		}
-	}
-	if o.svgPath != "" {
-		if err := bench.WriteFile(o.svgPath, rep.WriteSVG); err != nil {
-			return err
-		}
+	if err := rep.Save(o.jsonPath, o.svgPath); err != nil {
+		return err
 	}
 	return rep.WriteTable(o.app.stdout)
 }
