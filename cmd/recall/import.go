@@ -2,10 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -52,7 +48,12 @@ func newImportCmd(a *app) *cobra.Command {
 }
 
 func (o *importOptions) run(ctx context.Context, path string) error {
-	plan, err := o.read(ctx, path)
+	opts := importer.PathOptions{Format: importer.Format(o.format), RootCategory: o.category, Stdin: o.app.stdin}
+	if o.categorySet {
+		opts.Category = o.category
+	}
+	opts.Store, _ = o.app.storeLocation() // its error comes back when the store is opened
+	plan, err := importer.ReadPath(ctx, path, opts)
 	if err != nil {
 		return err
 	}
@@ -61,8 +62,15 @@ func (o *importOptions) run(ctx context.Context, path string) error {
 		opened := false
 		err := o.app.withStore(ctx, create, func(st store.Store) error {
 			opened = true
+			var wo importer.WriteOptions
+			if len(plan.Items) > progressThreshold { // a bar for a long import, on a terminal
+				bar := &progress.Phases{W: o.app.stderr}
+				bar.Update("importing", 0, len(plan.Items))
+				defer bar.Finish()
+				wo.Progress = func(done, total int) { bar.Update("importing", done, total) }
+			}
 			var werr error
-			rep, werr = o.write(ctx, st, plan)
+			rep, werr = plan.Write(ctx, st, wo)
 			return werr
 		})
 		if err != nil && !opened {
@@ -74,55 +82,5 @@ func (o *importOptions) run(ctx context.Context, path string) error {
 		}
 	}
 	render.WriteImportReport(o.app.stderr, plan, rep)
-	if skipped := len(plan.Skipped) + len(rep.Rejected); rep.Imported()+rep.Unchanged == 0 && skipped > 0 {
-		return fmt.Errorf("import: nothing imported, all %s skipped", plural(skipped, "item was", "items were"))
-	}
-	return nil
-}
-
-// read turns PATH into a plan.
-func (o *importOptions) read(ctx context.Context, path string) (*importer.Plan, error) {
-	opts := importer.PathOptions{Format: importer.Format(o.format), RootCategory: o.category}
-	if o.categorySet {
-		opts.Category = o.category
-	}
-	if path == "-" {
-		if o.app.stdin == nil {
-			return nil, errors.New("import -: no stdin")
-		}
-		return importer.ReadInput(ctx, o.app.stdin, "stdin", true, opts)
-	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		if err := o.checkNotStore(path); err != nil {
-			return nil, err
-		}
-	}
-	return importer.ReadPath(ctx, path, opts)
-}
-
-// checkNotStore refuses to import an fs store into itself, which would
-// only rewrite every file.
-func (o *importOptions) checkNotStore(vault string) error {
-	loc, err := o.app.storeLocation()
-	if err != nil {
-		return err
-	}
-	a, errA := filepath.Abs(vault)
-	b, errB := filepath.Abs(loc)
-	if errA == nil && errB == nil && a == b {
-		return fmt.Errorf("import %s: that folder is the store itself", vault)
-	}
-	return nil
-}
-
-// write writes the plan, with a progress bar on a terminal for a long one.
-func (o *importOptions) write(ctx context.Context, st store.Store, plan *importer.Plan) (importer.Report, error) {
-	var opts importer.WriteOptions
-	if n := len(plan.Items); n > progressThreshold {
-		if bar := progress.New(o.app.stderr, n, "importing"); bar != nil {
-			defer func() { _ = bar.Finish() }()
-			opts.Progress = func(done, _ int) { _ = bar.Set(done) }
-		}
-	}
-	return plan.Write(ctx, st, opts)
+	return plan.Outcome(rep)
 }
