@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/recallhq/recall/embed/cache"
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/setup"
@@ -52,37 +49,16 @@ func (o *embedOptions) run(cmd *cobra.Command) error {
 	}
 	ctx := cmd.Context()
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		be, ok := st.(cache.Backend)
-		if !ok {
-			return errors.New("this store cannot hold vectors")
-		}
-		skipped := 0
-		texts, err := service.IndexedTexts(ctx, st, func(err error) {
-			fmt.Fprintf(o.app.stderr, "skipped: %v\n", err)
-			skipped++
-		})
+		bar := &progress.Phases{W: o.app.stderr}
+		defer bar.Finish()
+		rep, err := service.EmbedAll(ctx, st, emb, service.EmbedOptions{BatchSize: o.batch, Concurrency: o.concurrency,
+			Progress: func(done, total int) { bar.Update("embedding", done, total) },
+			Skip:     func(err error) { fmt.Fprintf(o.app.stderr, "skipped: %v\n", err) }})
 		if err != nil {
 			return err
 		}
-		c := cache.New(emb, be, cache.Options{BatchSize: o.batch, Concurrency: o.concurrency})
-		bar := progress.New(o.app.stderr, len(texts), "embedding")
-		start := time.Now()
-		stats, err := c.Sync(ctx, texts, func(done, total int) {
-			if bar != nil {
-				_ = bar.Set(done)
-			}
-		})
-		if bar != nil {
-			_ = bar.Finish()
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("interrupted after embedding %d of %d; run it again to continue", stats.Embedded, stats.Texts-stats.Cached)
-			}
-			return fmt.Errorf("embed with %s: %w (%d embedded before the error are kept)", c.Model(), err, stats.Embedded)
-		}
-		fmt.Fprintf(o.app.stderr, "%s: %d entries, %d already cached, %d embedded, %d stale vectors dropped, %d skipped (%s)\n",
-			c.Model(), stats.Texts, stats.Cached, stats.Embedded, stats.Pruned, skipped, time.Since(start).Round(time.Millisecond))
+		bar.Finish()
+		fmt.Fprintln(o.app.stderr, rep)
 		return nil
 	})
 }
