@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/backup"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/store"
 )
 
@@ -29,7 +30,7 @@ func runBackup(ctx context.Context, a *app, dest string) error {
 			fmt.Fprintf(a.stderr, "backup %s: snapshot of %d bytes\n", dest, rep.Bytes)
 			return nil
 		}
-		return a.reportExport("backup "+dest+": "+rep.Format.String()+",", rep, err)
+		return render.WriteExportReport(a.stderr, "backup "+dest+": "+rep.Format.String()+",", rep, err)
 	})
 	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("%w; a running 'recall serve' serves a backup of it at GET /v1/backup", err)

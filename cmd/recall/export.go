@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 
@@ -43,21 +42,6 @@ func (o *exportOptions) run(ctx context.Context) error {
 		} else {
 			rep, err = backup.Backup(ctx, st, o.output, backup.Options{})
 		}
-		return o.app.reportExport("exported", rep, err)
+		return render.WriteExportReport(o.app.stderr, "exported", rep, err)
 	})
-}
-
-// reportExport names the unreadable entries and prints the summary on
-// stderr; an unreadable entry makes the command fail after the rest was
-// written.
-func (a *app) reportExport(verb string, rep backup.Report, err error) error {
-	render.WriteUnreadable(a.stderr, rep.Unreadable)
-	if err != nil {
-		return err
-	}
-	render.WriteExportSummary(a.stderr, verb, rep)
-	if n := len(rep.Unreadable); n > 0 {
-		return errors.New(plural(n, "entry", "entries") + " could not be read and " + map[bool]string{true: "is", false: "are"}[n == 1] + " not in the output")
-	}
-	return nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -33,48 +31,21 @@ func newRestoreCmd(a *app) *cobra.Command {
 }
 
 func (o *restoreOptions) run(ctx context.Context, src string) error {
-	entries, closeSrc, err := o.open(ctx, src)
+	if loc, err := o.app.storeLocation(); err == nil && loc == src && backup.FormatFor(src) != backup.FormatJSONL {
+		return fmt.Errorf("restore %s: that is the store itself", src)
+	}
+	entries, done, err := backup.Open(ctx, src, func(ctx context.Context, name string) (store.Store, error) {
+		return o.app.openStoreAt(ctx, name, mustExist)
+	})
 	if err != nil {
 		return err
 	}
-	defer closeSrc()
+	defer done()
 	return o.app.withStore(ctx, create, func(st store.Store) error {
 		rep, err := backup.Restore(ctx, entries, st, backup.RestoreOptions{Force: o.force})
-		render.WriteUnreadable(o.app.stderr, rep.Unreadable)
 		if errors.Is(err, backup.ErrNotEmpty) {
-			return fmt.Errorf("%w; --force replaces what it holds with the backup", err)
+			err = fmt.Errorf("%w; --force replaces what it holds with the backup", err)
 		}
-		if err != nil {
-			return err
-		}
-		render.WriteRestoreSummary(o.app.stderr, rep)
-		if n := len(rep.Unreadable); n > 0 {
-			return fmt.Errorf("%s of the backup could not be read", plural(n, "entry", "entries"))
-		}
-		return nil
+		return render.WriteRestoreReport(o.app.stderr, rep, err)
 	})
-}
-
-// open reads the backup: a JSONL file's lines, or a store's entries.
-func (o *restoreOptions) open(ctx context.Context, src string) (iter.Seq2[store.Entry, error], func(), error) {
-	if backup.FormatFor(src) == backup.FormatJSONL {
-		f, err := os.Open(src)
-		if err != nil {
-			return nil, nil, fmt.Errorf("restore: %w", err)
-		}
-		defer f.Close()
-		entries, err := backup.ReadJSONL(ctx, f, src)
-		if err != nil {
-			return nil, nil, fmt.Errorf("restore %w", err)
-		}
-		return entries, func() {}, nil
-	}
-	if loc, err := o.app.storeLocation(); err == nil && loc == src {
-		return nil, nil, fmt.Errorf("restore %s: that is the store itself", src)
-	}
-	st, err := o.app.openStoreAt(ctx, src, mustExist)
-	if err != nil {
-		return nil, nil, fmt.Errorf("restore: %w", err)
-	}
-	return st.All(ctx), func() { st.Close() }, nil
 }
