@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -71,69 +70,33 @@ func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
 	if !r.From.IsZero() && !r.To.IsZero() && !r.From.Before(r.To) {
 		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.before, o.time.after)
 	}
-	ctx := cmd.Context()
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		skipped := 0
-		entries, err := service.ListDated(ctx, st, category, r, cmp.Or(o.time.zone, time.Local), func(err error) {
-			skipped++
-			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
-		})
-		if err != nil {
-			return err
-		}
-		if err := o.write(entries); err != nil {
-			return err
-		}
-		if skipped > 0 {
-			return fmt.Errorf("ls: %s could not be read", plural(skipped, "entry", "entries"))
-		}
-		return nil
+	return o.list(cmd.Context(), func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
+		return service.ListDated(ctx, st, category, r, cmp.Or(o.time.zone, time.Local), skip)
 	})
 }
 
 func (o *lsOptions) run(ctx context.Context, category string) error {
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		skipped := 0
-		skip := func(err error) {
-			skipped++
-			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
-		}
-		// Names only, unless the columns need the entries: no entry is
-		// read where the store can list them.
-		entries, err := service.ListAll(ctx, st, category, o.json || o.long, skip)
-		if err != nil {
-			return err
-		}
-		if err := o.write(entries); err != nil {
-			return err
-		}
-		if skipped > 0 {
-			// Like ls(1): list what can be listed, and still say by the exit
-			// status that something was left out.
-			return fmt.Errorf("ls: %s could not be read", plural(skipped, "entry", "entries"))
-		}
-		return nil
+	// Names only, unless the columns need the entries: no entry is read
+	// where the store can list them.
+	return o.list(ctx, func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
+		return service.ListAll(ctx, st, category, o.json || o.long, skip)
 	})
 }
 
-func (o *lsOptions) write(entries []store.Entry) error {
-	switch {
-	case o.json:
-		items := make([]service.ListItem, 0, len(entries))
-		for _, e := range entries {
-			items = append(items, service.ListItemOf(e))
+// list prints what entries lists. Like ls(1), it lists what can be
+// listed, and still says by the exit status that something was left out.
+func (o *lsOptions) list(ctx context.Context, entries func(context.Context, store.Store, func(error)) ([]store.Entry, error)) error {
+	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
+		skips := &render.Skips{W: o.app.stderr}
+		list, err := entries(ctx, st, skips.Add)
+		if err != nil {
+			return err
 		}
-		return service.WriteJSON(o.app.stdout, items, "  ")
-	case o.long:
-		return render.WriteLong(o.app.stdout, entries)
-	default:
-		for _, e := range entries {
-			if _, err := fmt.Fprintln(o.app.stdout, e.Key()); err != nil {
-				return err
-			}
+		if err := render.WriteList(o.app.stdout, list, o.json, o.long); err != nil {
+			return err
 		}
-		return nil
-	}
+		return skips.Err("ls")
+	})
 }
 
 // page prints one page of the list through the service, and on stderr how
@@ -144,22 +107,9 @@ func (o *lsOptions) page(ctx context.Context, category string) error {
 		if err != nil {
 			return err
 		}
-		w := o.app.stdout
-		switch {
-		case o.json:
-			err = service.WriteJSON(w, p.Entries, "  ")
-		default:
-			err = render.WriteItems(w, p.Entries, o.long)
-		}
-		if err != nil {
+		if err := render.WritePage(o.app.stdout, o.app.stderr, p, o.json, o.long); err != nil {
 			return err
 		}
-		if p.NextCursor != "" {
-			fmt.Fprintf(o.app.stderr, "%d of %d shown; next page: --cursor %s\n", len(p.Entries), p.Total, p.NextCursor)
-		}
-		if p.Skipped > 0 {
-			return fmt.Errorf("ls: %s could not be read", plural(p.Skipped, "entry", "entries"))
-		}
-		return nil
+		return render.SkippedErr("ls", p.Skipped)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 )
@@ -45,14 +46,12 @@ func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 		if err != nil {
 			return err
 		}
+		skips := &render.Skips{W: o.app.stderr}
 		for _, e := range stats.Skipped {
-			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(e.Error()))
+			skips.Add(e)
 		}
 		fmt.Fprintf(o.app.stdout, "indexed %s in %v (analyzer %s)\n",
 			plural(stats.Entries, "entry", "entries"), took.Round(time.Microsecond), an.Name())
-		if n := len(stats.Skipped); n > 0 {
-			return fmt.Errorf("reindex: %s could not be read", plural(n, "entry", "entries"))
-		}
-		return nil
+		return skips.Err("reindex")
 	})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -113,8 +112,9 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		if err != nil {
 			return err
 		}
+		skips := &render.Skips{W: o.app.stderr}
 		for _, e := range stats.Skipped {
-			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(e.Error()))
+			skips.Add(e)
 		}
 		res, req, err := m.Retrieve(ctx, o.params(query))
 		if err != nil {
