@@ -129,3 +129,27 @@ func SkippedErr(cmd string, n int) error {
 	}
 	return fmt.Errorf("%s: %s could not be read", cmd, Plural(n, "entry", "entries"))
 }
+
+// WriteCategories writes what `recall categories` prints: one line per
+// category, "CATEGORY<tab>COUNT", in the order given (sorted, as
+// service.Memory.Categories returns them).
+func WriteCategories(w io.Writer, cats []service.CategoryCount) error {
+	for _, c := range cats {
+		if _, err := fmt.Fprintf(w, "%s\t%d\n", c.Category, c.Count); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteContent writes an entry's content as `recall get` does: byte for
+// byte, except that on a terminal a final line break is added when the
+// content has none, so that the prompt does not start at the end of its
+// last line.
+func WriteContent(w io.Writer, content string, terminal bool) error {
+	if terminal && !strings.HasSuffix(content, "\n") {
+		content += "\n"
+	}
+	_, err := io.WriteString(w, content)
+	return err
+}

@@ -94,3 +94,25 @@ func TestWriteListAndPage(t *testing.T) {
 		t.Errorf("Err = %v", err)
 	}
 }
+
+func TestWriteCategoriesAndContent(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCategories(&b, []service.CategoryCount{{Category: "a", Count: 2}, {Category: "b/c", Count: 1}}); err != nil || b.String() != "a\t2\nb/c\t1\n" {
+		t.Errorf("categories: %q, %v", b.String(), err)
+	}
+	for _, tt := range []struct {
+		content  string
+		terminal bool
+		want     string
+	}{
+		{"no newline", false, "no newline"},
+		{"no newline", true, "no newline\n"},
+		{"one\n", true, "one\n"},
+		{"", false, ""},
+	} {
+		b.Reset()
+		if err := WriteContent(&b, tt.content, tt.terminal); err != nil || b.String() != tt.want {
+			t.Errorf("WriteContent(%q, %v) = %q, %v", tt.content, tt.terminal, b.String(), err)
+		}
+	}
+}

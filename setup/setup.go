@@ -19,6 +19,8 @@
 package setup
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -32,6 +34,7 @@ import (
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/store/location"
 )
 
 // Config is the engine's settings. Its zero value is recall's default
@@ -198,4 +201,26 @@ func (c Config) Memory(st store.Store, logger *log.Logger) (*service.Memory, err
 		return nil, err
 	}
 	return service.New(st, service.Options{Engine: opts, Log: logger, RefillHint: c.RefillHint()}), nil
+}
+
+// OpenMemory opens the store a server's command line names
+// (location.OpenChosen, with flag as --store) and a Memory over it. A
+// missing store is an error wrapping location.ErrNotExist, as for read
+// commands (a typo must not start a server over a new, empty store),
+// unless create is set (--create): then it is created as `recall add`
+// creates it. The caller closes the Memory, then m.Store().
+func (c Config) OpenMemory(ctx context.Context, flag string, create bool, logger *log.Logger) (*service.Memory, location.Location, error) {
+	st, loc, err := location.OpenChosen(ctx, flag, create, c.getenv)
+	if errors.Is(err, location.ErrNotExist) {
+		return nil, loc, fmt.Errorf("%w; to serve a new, empty store there, pass --create", err)
+	}
+	if err != nil {
+		return nil, loc, err
+	}
+	m, err := c.Memory(st, logger)
+	if err != nil {
+		st.Close()
+		return nil, loc, err
+	}
+	return m, loc, nil
 }

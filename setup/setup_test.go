@@ -1,6 +1,7 @@
 package setup_test
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store/bolt"
+	"github.com/recallhq/recall/store/location"
 )
 
 func env(kv ...string) func(string) string {
@@ -110,5 +112,28 @@ func TestRefillHint(t *testing.T) {
 		if got := tt.c.RefillHint(); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.c, got, tt.want)
 		}
+	}
+}
+
+// OpenMemory refuses a missing store unless asked to create it, and a
+// bad setting closes the store it opened.
+func TestOpenMemory(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	_, _, err := setup.Config{Getenv: env()}.OpenMemory(ctx, path, false, nil)
+	if !errors.Is(err, location.ErrNotExist) || !strings.Contains(err.Error(), "pass --create") {
+		t.Fatalf("a missing store: %v", err)
+	}
+	if _, _, err := (setup.Config{Analyzer: "nope", Getenv: env()}).OpenMemory(ctx, path, true, nil); err == nil {
+		t.Fatal("an unknown analyzer gave a Memory")
+	}
+	m, loc, err := setup.Config{Getenv: env()}.OpenMemory(ctx, path, true, nil) // the bolt file is free again
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Store().Close()
+	defer m.Close()
+	if loc.Backend != location.Bolt || loc.String() == "" {
+		t.Errorf("location %v", loc)
 	}
 }

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 )
 
@@ -28,12 +27,7 @@ func newCategoriesCmd(a *app) *cobra.Command {
 				if o.json {
 					return service.WriteJSON(a.stdout, cats, "  ")
 				}
-				for _, c := range cats {
-					if _, err := fmt.Fprintf(a.stdout, "%s\t%d\n", c.Category, c.Count); err != nil {
-						return err
-					}
-				}
-				return nil
+				return render.WriteCategories(a.stdout, cats)
 			})
 		},
 	})

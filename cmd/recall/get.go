@@ -1,11 +1,9 @@
 package main
 
 import (
-	"io"
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
@@ -41,13 +39,6 @@ func (o *getOptions) run(cmd *cobra.Command, category, name string) error {
 		if o.json {
 			return service.WriteJSON(o.app.stdout, service.EntryFor(e), "")
 		}
-		content := e.Content
-		if isTerminal(o.app.stdout) && !strings.HasSuffix(content, "\n") {
-			// A prompt must not start at the end of the last line; a pipe
-			// gets the content byte for byte.
-			content += "\n"
-		}
-		_, err = io.WriteString(o.app.stdout, content)
-		return err
+		return render.WriteContent(o.app.stdout, e.Content, isTerminal(o.app.stdout))
 	})
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"log"
 
@@ -13,7 +11,6 @@ import (
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store"
-	"github.com/recallhq/recall/store/location"
 )
 
 // The long-running servers (mcp, serve) and the one-shot commands all go
@@ -37,29 +34,11 @@ func (f *engineFlags) config(a *app) setup.Config {
 }
 
 // openMemory opens the store the command line names for a server and a
-// Memory over it. A missing store is an error wrapping
-// location.ErrNotExist, as for read commands (a typo must not start a
-// server over a new, empty store), unless createStore is set (--create):
-// then it is created as add creates it. desc names the store for log
+// Memory over it (setup.Config.OpenMemory); desc names the store for log
 // lines, without a password.
 func (a *app) openMemory(f *engineFlags, logger *log.Logger, createStore bool) (m *service.Memory, desc string, err error) {
-	mode := mustExist
-	if createStore {
-		mode = create
-	}
-	st, loc, err := a.openStore(context.Background(), mode)
-	if errors.Is(err, location.ErrNotExist) {
-		return nil, "", fmt.Errorf("%w; to serve a new, empty store there, pass --create", err)
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	m, err = a.newMemory(st, f, logger)
-	if err != nil {
-		st.Close()
-		return nil, "", err
-	}
-	return m, loc.String(), nil
+	m, loc, err := f.config(a).OpenMemory(context.Background(), a.storeFlag, createStore, logger)
+	return m, loc.String(), err
 }
 
 // newMemory wraps an open store. No entry is read, and no dictionary or

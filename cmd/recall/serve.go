@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -41,20 +40,8 @@ func newServeCmd(a *app) *cobra.Command {
 			if !cmd.Flags().Changed("token") {
 				o.token = a.getenv("RECALL_TOKEN")
 			}
-			if o.token != strings.TrimSpace(o.token) || (o.token == "" && cmd.Flags().Changed("token")) {
-				return usagef(cmd, "the token (--token or $RECALL_TOKEN) is empty or has surrounding whitespace, which no client could send back")
-			}
-			host, _, err := net.SplitHostPort(o.addr)
-			if err != nil {
-				return usagef(cmd, "--addr %q is not a HOST:PORT address (for example 127.0.0.1:7411 or :7411): %v", o.addr, strings.TrimPrefix(err.Error(), "address "+o.addr+": "))
-			}
-			if !httpapi.IsLoopback(host) && o.token == "" {
-				return usagef(cmd, "--addr %s is not a loopback address: set a bearer token with --token or $RECALL_TOKEN", o.addr)
-			}
-			for _, h := range o.allowHosts {
-				if h == "" || strings.ContainsAny(h, "/: ") {
-					return usagef(cmd, "--allow-host %q: give a host name without scheme or port, e.g. recall.lan", h)
-				}
+			if err := httpapi.CheckListen(o.addr, o.token, cmd.Flags().Changed("token"), o.allowHosts); err != nil {
+				return usagef(cmd, "%v", err)
 			}
 			return o.run(cmd.Context())
 		},
