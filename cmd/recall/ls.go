@@ -35,7 +35,7 @@ func newLsCmd(a *app) *cobra.Command {
 				}
 				category, _ = store.NormalizeKey(category, "") // NFC, as stored
 			}
-			if err := o.time.validate(cmd); err != nil {
+			if err := o.time.validate(); err != nil {
 				return err
 			}
 			ranged := o.time.after != "" || o.time.before != ""

@@ -75,7 +75,7 @@ func (o *retrieveOptions) validate(cmd *cobra.Command) error {
 	if o.budget < 1 {
 		return usagef(cmd, "--budget must be at least 1, got %d (use --no-budget for none)", o.budget)
 	}
-	if err := o.time.validate(cmd); err != nil {
+	if err := o.time.validate(); err != nil {
 		return err
 	}
 	return o.embedder.config(o.analysis.config(o.app)).Check()

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/timeexpr"
 )
 
@@ -33,36 +33,11 @@ func (t *timeFlags) register(cmd *cobra.Command, phrases bool) {
 	}
 }
 
-func (t *timeFlags) validate(cmd *cobra.Command) error {
-	if t.tz != "" {
-		loc, err := time.LoadLocation(t.tz)
-		if err != nil {
-			return usagef(cmd, "--tz %q is not a time zone such as Asia/Shanghai or UTC", t.tz)
-		}
-		t.zone = loc
-	}
-	// retrieve's service reads them again, in --now's zone; here the
-	// error names the flag.
-	loc := cmp.Or(t.zone, time.Local)
-	for _, f := range []struct {
-		name, s string
-		t       *time.Time
-	}{{"--after", t.after, &t.dates.From}, {"--before", t.before, &t.dates.To}} {
-		if f.s == "" {
-			continue
-		}
-		d, err := timeexpr.ParseDate(f.s, loc)
-		if err != nil {
-			return usagef(cmd, "%s: %v", f.name, err)
-		}
-		*f.t = d
-	}
-	if t.now != "" {
-		if _, err := time.Parse(time.RFC3339Nano, t.now); err != nil {
-			return usagef(cmd, "--now %q is not an RFC 3339 time such as 2025-06-01T09:00:00+08:00", t.now)
-		}
-	}
-	return nil
+// validate checks the flags (setup.Time) and keeps the zone and range
+// they give.
+func (t *timeFlags) validate() (err error) {
+	t.zone, t.dates, err = setup.Time{After: t.after, Before: t.before, Now: t.now, TZ: t.tz}.Parse()
+	return err
 }
 
 // fill puts the flags into the service's parameters, which check them.
