@@ -53,16 +53,24 @@ func (p *plan) scoreEach() error {
 		return nil
 	}
 	p.overlayToHeap()
-	nb := uint32(len(s.base.docs))
-	docs := make([]uint32, 0, w.Len())
+	// The sums go into the pooled dense accumulator, by document, as the
+	// exhaustive scorer's do; they are zero again when it goes back.
+	sc, nb := s.scratch()
+	defer scratchPool.Put(sc)
+	scores, masks := sc.scores[:nb], sc.masks[:nb]
+	docs := sc.touched[:0]
 	w.each(func(d uint32) {
-		if d < nb {
+		if d < uint32(nb) {
 			docs = append(docs, d)
 		}
 	})
 	slices.Sort(docs)
-	scores := make([]float64, len(docs))
-	masks := make([]uint64, len(docs))
+	sc.touched = docs[:0] // the buffer, for the next query
+	defer func() {
+		for _, d := range docs {
+			scores[d], masks[d] = 0, 0
+		}
+	}()
 	lens := s.base.lens
 	for j := range p.qt {
 		if canceled(p.done) {
@@ -75,20 +83,20 @@ func (p *plan) scoreEach() error {
 		}
 		list := q.list.docs
 		pos := 0
-		for i, d := range docs {
+		for _, d := range docs {
 			pos = gallop(list, pos, d)
 			if pos == len(list) {
 				break
 			}
 			if list[pos] == d {
-				scores[i] += weight(q.idf, float64(q.list.tf(pos)), p.c0, p.c1, lens[d])
-				masks[i] |= bit
+				scores[d] += weight(q.idf, float64(q.list.tf(pos)), p.c0, p.c1, lens[d])
+				masks[d] |= bit
 			}
 		}
 	}
-	for i, d := range docs {
-		if scores[i] > 0 {
-			h.push(d, scores[i], masks[i])
+	for _, d := range docs {
+		if scores[d] > 0 {
+			h.push(d, scores[d], masks[d])
 		}
 	}
 	return nil
