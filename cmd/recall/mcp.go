@@ -3,14 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"log"
 	"log/slog"
 	"os/signal"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/service/mcptools"
@@ -56,20 +53,7 @@ func (o *mcpOptions) run(ctx context.Context) error {
 	defer m.Store().Close()
 	defer m.Close()
 	logger.Printf("serving %s over stdio", desc)
-
-	srv := mcptools.NewServer(m, mcptools.Options{
+	return mcptools.ServeStdio(ctx, m, a.stdin, a.stdout, mcptools.Options{
 		Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
-	// Start only launches the background work (the index is built on its
-	// own goroutine), so the handshake is answered at once. Clients of
-	// newer protocol versions send no "initialized" notification to wait
-	// for.
-	if err := m.Start(ctx); err != nil {
-		return err
-	}
-	err = srv.Run(ctx, mcptools.StdioTransport(a.stdin, a.stdout, logger))
-	if ctx.Err() != nil || err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
-		return nil // the host hung up or stopped us: a normal end
-	}
-	return fmt.Errorf("mcp: %w", err)
+	}, logger)
 }
