@@ -10,9 +10,8 @@ import (
 	"github.com/recallhq/recall/service"
 )
 
-// retrieveOptions are the flags of `recall retrieve`. Options that shape
-// the Engine (segmentation now, an embedder later) are turned into
-// retrieve.Options by engineOptions; per-query ones into a Request.
+// retrieveOptions are the flags of `recall retrieve`: those that shape the
+// engine go to a setup.Config, the per-query ones to service.RetrieveParams.
 type retrieveOptions struct {
 	app *app
 
@@ -123,6 +122,6 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		if o.json {
 			return service.WriteResultJSON(o.app.stdout, res)
 		}
-		return render.WriteResult(o.app.stdout, res, req.Budget, o.explain, render.Style{Color: o.app.color()})
+		return render.WriteResult(o.app.stdout, res, req.Budget, o.explain, render.StyleFor(o.app.stdout, o.app.getenv))
 	})
 }

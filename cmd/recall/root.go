@@ -161,13 +161,6 @@ func plural(n int, one, many string) string { return render.Plural(n, one, many)
 // (progress.IsTerminal).
 func isTerminal(stream any) bool { return progress.IsTerminal(stream) }
 
-// color reports whether human output may use ANSI colour: only on a
-// terminal, and never when NO_COLOR is set (https://no-color.org) or the
-// terminal is dumb.
-func (a *app) color() bool {
-	return isTerminal(a.stdout) && a.getenv("NO_COLOR") == "" && a.getenv("TERM") != "dumb"
-}
-
 // documented fills cmd's Short, Long and Example from its page of the
 // manual (docs/commands/NAME.md), which users read too. Every command has
 // one (TestEveryCommandHasAPage), so a missing page is a build mistake.
