@@ -10,6 +10,7 @@
 // the output and exit status conventions, and every command's flags.
 //
 // This package only parses flags and wires them to packages a Go program
-// can use as well: service (every operation), store/location, importer,
-// backup, render, bench, service/httpapi and service/mcptools.
+// can use as well: service (every operation), setup (the engine from
+// settings given by name), store/location, importer, backup, render,
+// bench, service/httpapi and service/mcptools.
 package main
