@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"os"
 
 	"github.com/recallhq/recall/store"
 )
@@ -88,4 +89,29 @@ func keysOf(ctx context.Context, st store.Store) iter.Seq2[store.Key, error] {
 			}
 		}
 	}
+}
+
+// Open reads the backup at src for Restore: the lines of a .jsonl or
+// .ndjson file (ReadJSONL), else the entries of the store open opens at
+// src (a .db file, a folder, a PostgreSQL URL; location.Open, say).
+// done releases what Open holds; call it after the restore. Errors start
+// with "restore", for a one-line report.
+func Open(ctx context.Context, src string, open func(ctx context.Context, name string) (store.Store, error)) (entries iter.Seq2[store.Entry, error], done func(), err error) {
+	if FormatFor(src) == FormatJSONL {
+		f, err := os.Open(src)
+		if err != nil {
+			return nil, nil, fmt.Errorf("restore: %w", err)
+		}
+		defer f.Close() // ReadJSONL reads it whole before it returns
+		entries, err := ReadJSONL(ctx, f, src)
+		if err != nil {
+			return nil, nil, fmt.Errorf("restore %w", err)
+		}
+		return entries, func() {}, nil
+	}
+	st, err := open(ctx, src)
+	if err != nil {
+		return nil, nil, fmt.Errorf("restore: %w", err)
+	}
+	return st.All(ctx), func() { st.Close() }, nil
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -276,4 +278,48 @@ func ExampleWriteJSONL() {
 	_, _ = WriteJSONL(ctx, st, os.Stdout, Options{})
 	// Output:
 	// {"category":"trips","name":"三亚之行","content":"想去海边玩","meta":{"created":"2024-03-02T09:15:00Z","tags":["海边"],"updated":"2024-03-02T09:15:00Z"}}
+}
+
+// Open reads a JSONL backup by its name and anything else through the
+// opener it is given; the entries are the same either way.
+func TestOpen(t *testing.T) {
+	src := boltStore(t)
+	if err := src.Put(ctx, store.Entry{Category: "c", Name: "a", Content: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	jsonl := filepath.Join(dir, "b.jsonl")
+	if err := os.WriteFile(jsonl, exportJSONL(t, src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opened := ""
+	open := func(_ context.Context, name string) (store.Store, error) { opened = name; return src, nil }
+	for _, name := range []string{jsonl, "postgres://h/db"} {
+		entries, done, err := Open(ctx, name, open)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for e, err := range entries {
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys = append(keys, e.Key().String())
+		}
+		if !slices.Equal(keys, []string{"c:a"}) {
+			t.Errorf("%s: %v", name, keys)
+		}
+		if name != jsonl {
+			done() // closes src
+		}
+	}
+	if opened != "postgres://h/db" {
+		t.Errorf("the opener was given %q", opened)
+	}
+	if _, _, err := Open(ctx, filepath.Join(dir, "missing.jsonl"), open); err == nil || !strings.HasPrefix(err.Error(), "restore: ") {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, _, err := Open(ctx, "x.db", func(context.Context, string) (store.Store, error) { return nil, store.ErrLocked }); !errors.Is(err, store.ErrLocked) {
+		t.Errorf("opener's error: %v", err)
+	}
 }

@@ -1,9 +1,11 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -240,12 +242,24 @@ func TestFreshQueries(t *testing.T) {
 
 // The gse dictionary is loaded before the timed phases and reported on its
 // own; the Chinese query still finds its document with dictionary words.
+// The dictionary is loaded once per process, so the check runs in a fresh
+// one (this test binary again), where nothing else loaded it first.
 func TestRunGSETiny(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the gse dictionary (seconds, >100 MB): runs in the full pass (without -short)")
 	}
+	const child = "RECALL_TEST_GSE_CHILD"
+	if os.Getenv(child) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestRunGSETiny$", "-test.count", "1", "-test.v")
+		cmd.Env = append(os.Environ(), child+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestRunGSETiny")) {
+			t.Fatalf("the check in a fresh process: %v\n%s", err, out)
+		}
+		return
+	}
 	if gse.Loaded() {
-		t.Skip("the dictionary is already loaded in this process")
+		t.Fatal("the gse dictionary is loaded in a fresh process before anything asked for it")
 	}
 	ds := loadTiny(t)
 	modes, err := RecallModes([]string{ModeBM25GSE}, RecallOptions{TempDir: t.TempDir()})

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,18 +21,36 @@ type PathOptions struct {
 	RootCategory string
 	// Category is the category of a file's entries (FileOptions.Category).
 	Category string
+	// Stdin is what the path "-" reads (as ReadInput reads a .jsonl
+	// file); nil refuses "-".
+	Stdin io.Reader
+	// Store is the location of the store the plan is for: a folder that
+	// is the store itself is refused, since importing a folder store
+	// into itself would only rewrite every file.
+	Store string
 }
 
-// ReadPath reads path as `recall import PATH` does: a folder with
-// ReadVault; a file with ReadInput, as recall's JSONL when its name ends
-// in .jsonl or .ndjson. Its errors start with "import", for a one-line
-// report.
+// ReadPath reads path as `recall import PATH` does: "-" is opts.Stdin; a
+// folder is read with ReadVault (unless it is opts.Store); a file with
+// ReadInput, as recall's JSONL when its name ends in .jsonl or .ndjson.
+// Its errors start with "import", for a one-line report.
 func ReadPath(ctx context.Context, path string, opts PathOptions) (*Plan, error) {
+	if path == "-" {
+		if opts.Stdin == nil {
+			return nil, errors.New("import -: no stdin")
+		}
+		return ReadInput(ctx, opts.Stdin, "stdin", true, opts)
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
 	}
 	if info.IsDir() {
+		if a, errA := filepath.Abs(path); opts.Store != "" && errA == nil {
+			if b, errB := filepath.Abs(opts.Store); errB == nil && a == b {
+				return nil, fmt.Errorf("import %s: that folder is the store itself", path)
+			}
+		}
 		plan, err := ReadVault(ctx, path, VaultOptions{RootCategory: opts.RootCategory})
 		if err != nil {
 			return nil, fmt.Errorf("import: %w", err)

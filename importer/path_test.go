@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +39,10 @@ func TestReadPath(t *testing.T) {
 		{"unknown content", write("x.txt", "hello"), PathOptions{}, 0, 0, "not a folder or a .jsonl file"},
 		{"forced format", write("y.txt", good), PathOptions{Format: FormatJSONL}, 1, 0, ""},
 		{"missing", filepath.Join(dir, "nope"), PathOptions{}, 0, 0, "import: "},
+		{"stdin", "-", PathOptions{Stdin: strings.NewReader("{oops\n" + good)}, 1, 1, ""},
+		{"no stdin", "-", PathOptions{}, 0, 0, "import -: no stdin"},
+		{"the store itself", filepath.Join(dir, "vault"), PathOptions{Store: filepath.Join(dir, ".", "vault")}, 0, 0, "that folder is the store itself"},
+		{"another store", filepath.Join(dir, "vault"), PathOptions{Store: filepath.Join(dir, "other")}, 1, 0, ""},
 	}
 	write("vault/Note.md", "a note\n")
 	for _, tt := range tests {
@@ -60,5 +65,26 @@ func TestReadPath(t *testing.T) {
 	plan, err := ReadPath(ctx, filepath.Join(dir, "vault"), PathOptions{RootCategory: "inbox"})
 	if err != nil || plan.Items[0].Entry.Category != "inbox" {
 		t.Fatalf("vault root note: %+v, %v; want category inbox", plan, err)
+	}
+}
+
+// Outcome fails an import only when it skipped everything it was given.
+func TestOutcome(t *testing.T) {
+	skip := []Skip{{Where: "a"}, {Where: "b"}}
+	for _, tt := range []struct {
+		plan *Plan
+		rep  Report
+		want string
+	}{
+		{&Plan{}, Report{}, ""}, // nothing to import
+		{&Plan{Skipped: skip}, Report{Added: 1}, ""},
+		{&Plan{Skipped: skip}, Report{Unchanged: 1}, ""},
+		{&Plan{Skipped: skip[:1]}, Report{}, "import: nothing imported, all 1 item was skipped"},
+		{&Plan{Skipped: skip}, Report{Rejected: skip[:1]}, "import: nothing imported, all 3 items were skipped"},
+	} {
+		err := tt.plan.Outcome(tt.rep)
+		if got := fmt.Sprint(err); (tt.want == "" && err != nil) || (tt.want != "" && got != tt.want) {
+			t.Errorf("%d skipped, %+v: %v, want %q", len(tt.plan.Skipped), tt.rep, err, tt.want)
+		}
 	}
 }

@@ -34,6 +34,20 @@ type Report struct {
 // Imported is Added + Updated.
 func (r Report) Imported() int { return r.Added + r.Updated }
 
+// Outcome is the verdict of an import of plan that wrote rep: an error
+// when items were skipped and none was imported or found unchanged (an
+// input that held nothing is not one), else nil.
+func (p *Plan) Outcome(rep Report) error {
+	skipped := len(p.Skipped) + len(rep.Rejected)
+	if rep.Imported()+rep.Unchanged > 0 || skipped == 0 {
+		return nil
+	}
+	if skipped == 1 {
+		return errors.New("import: nothing imported, all 1 item was skipped")
+	}
+	return fmt.Errorf("import: nothing imported, all %d items were skipped", skipped)
+}
+
 // Write writes the plan's items to st, in order.
 //
 // An item whose identity exists is compared with the stored entry first

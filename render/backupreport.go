@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -30,4 +31,40 @@ func WriteRestoreSummary(w io.Writer, rep backup.RestoreReport) {
 		fmt.Fprintf(w, ", deleted %d not in the backup", rep.Deleted)
 	}
 	fmt.Fprintln(w)
+}
+
+// WriteExportReport ends an export or a JSONL or folder backup that gave
+// rep and err: each unreadable entry, then, when err is nil, the summary
+// (WriteExportSummary). It returns err, else an error when entries could
+// not be read (they are not in the output), else nil.
+func WriteExportReport(w io.Writer, verb string, rep backup.Report, err error) error {
+	WriteUnreadable(w, rep.Unreadable)
+	if err != nil {
+		return err
+	}
+	WriteExportSummary(w, verb, rep)
+	switch n := len(rep.Unreadable); n {
+	case 0:
+		return nil
+	case 1:
+		return errors.New("1 entry could not be read and is not in the output")
+	default:
+		return fmt.Errorf("%d entries could not be read and are not in the output", n)
+	}
+}
+
+// WriteRestoreReport ends a restore that gave rep and err: each unreadable
+// entry of the backup, then, when err is nil, the summary
+// (WriteRestoreSummary). It returns err, else an error when entries of the
+// backup could not be read, else nil.
+func WriteRestoreReport(w io.Writer, rep backup.RestoreReport, err error) error {
+	WriteUnreadable(w, rep.Unreadable)
+	if err != nil {
+		return err
+	}
+	WriteRestoreSummary(w, rep)
+	if n := len(rep.Unreadable); n > 0 {
+		return fmt.Errorf("%s of the backup could not be read", Plural(n, "entry", "entries"))
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/recallhq/recall/backup"
@@ -16,5 +18,40 @@ func TestBackupReports(t *testing.T) {
 	want := "unreadable c:bad: checksum mismatch\nexported 1 entry\nrestored 2 entries\nrestored 1 entry, deleted 3 not in the backup\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
+// The reports that end an export and a restore: the unreadable entries
+// first, the summary only without an error, and an error for entries left
+// out.
+func TestExportAndRestoreReports(t *testing.T) {
+	failed := errors.New("disk full")
+	for _, tt := range []struct {
+		name    string
+		write   func(w *bytes.Buffer) error
+		out     string
+		wantErr string
+	}{
+		{"export", func(w *bytes.Buffer) error { return WriteExportReport(w, "exported", backup.Report{Entries: 2}, nil) }, "exported 2 entries\n", ""},
+		{"export with one unreadable", func(w *bytes.Buffer) error {
+			return WriteExportReport(w, "exported", backup.Report{Entries: 1, Unreadable: []string{"c:x: bad"}}, nil)
+		}, "unreadable c:x: bad\nexported 1 entry\n", "1 entry could not be read and is not in the output"},
+		{"export with two unreadable", func(w *bytes.Buffer) error {
+			return WriteExportReport(w, "exported", backup.Report{Unreadable: []string{"a", "b"}}, nil)
+		}, "unreadable a\nunreadable b\nexported 0 entries\n", "2 entries could not be read and are not in the output"},
+		{"export failed", func(w *bytes.Buffer) error {
+			return WriteExportReport(w, "exported", backup.Report{Unreadable: []string{"a"}}, failed)
+		}, "unreadable a\n", "disk full"},
+		{"restore", func(w *bytes.Buffer) error { return WriteRestoreReport(w, backup.RestoreReport{Restored: 1}, nil) }, "restored 1 entry\n", ""},
+		{"restore with unreadable", func(w *bytes.Buffer) error {
+			return WriteRestoreReport(w, backup.RestoreReport{Restored: 1, Unreadable: []string{"a", "b"}}, nil)
+		}, "unreadable a\nunreadable b\nrestored 1 entry\n", "2 entries of the backup could not be read"},
+		{"restore failed", func(w *bytes.Buffer) error { return WriteRestoreReport(w, backup.RestoreReport{}, failed) }, "", "disk full"},
+	} {
+		var b bytes.Buffer
+		err := tt.write(&b)
+		if b.String() != tt.out || fmt.Sprint(err) != map[bool]string{true: "<nil>", false: tt.wantErr}[tt.wantErr == ""] {
+			t.Errorf("%s: wrote %q, %v; want %q, %q", tt.name, b.String(), err, tt.out, tt.wantErr)
+		}
 	}
 }

@@ -64,3 +64,92 @@ func WriteItems(w io.Writer, items []service.ListItem, long bool) error {
 	}
 	return err
 }
+
+// WriteList writes entries as `recall ls` does without --limit: as JSON,
+// the array of service.ListItem (indented); with long, WriteLong's
+// columns; else one category:name per line.
+func WriteList(w io.Writer, entries []store.Entry, json, long bool) error {
+	switch {
+	case json:
+		items := make([]service.ListItem, 0, len(entries))
+		for _, e := range entries {
+			items = append(items, service.ListItemOf(e))
+		}
+		return service.WriteJSON(w, items, "  ")
+	case long:
+		return WriteLong(w, entries)
+	}
+	for _, e := range entries {
+		if _, err := fmt.Fprintln(w, e.Key()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WritePage writes one page of a listing (service.Memory.List) as `recall
+// ls --limit` does: its entries on w (JSON, or WriteItems), and, when
+// there is a next page, on diag how many were shown and the --cursor that
+// fetches the next.
+func WritePage(w, diag io.Writer, p service.ListPage, json, long bool) error {
+	var err error
+	if json {
+		err = service.WriteJSON(w, p.Entries, "  ")
+	} else {
+		err = WriteItems(w, p.Entries, long)
+	}
+	if err == nil && p.NextCursor != "" {
+		fmt.Fprintf(diag, "%d of %d shown; next page: --cursor %s\n", len(p.Entries), p.Total, p.NextCursor)
+	}
+	return err
+}
+
+// Skips writes, on W, a line "skipped REASON" for each entry a command
+// could not read (the reason on one line, service.OneLine), and counts
+// them. The zero value with W set is ready to use.
+type Skips struct {
+	W io.Writer
+	N int
+}
+
+// Add reports one entry that could not be read.
+func (s *Skips) Add(err error) {
+	s.N++
+	fmt.Fprintf(s.W, "skipped %s\n", service.OneLine(err.Error()))
+}
+
+// Err is nil when nothing was skipped, else the error that ends the
+// command cmd: "ls: 2 entries could not be read".
+func (s *Skips) Err(cmd string) error { return SkippedErr(cmd, s.N) }
+
+// SkippedErr is nil for n == 0, else "CMD: N entries could not be read".
+func SkippedErr(cmd string, n int) error {
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %s could not be read", cmd, Plural(n, "entry", "entries"))
+}
+
+// WriteCategories writes what `recall categories` prints: one line per
+// category, "CATEGORY<tab>COUNT", in the order given (sorted, as
+// service.Memory.Categories returns them).
+func WriteCategories(w io.Writer, cats []service.CategoryCount) error {
+	for _, c := range cats {
+		if _, err := fmt.Fprintf(w, "%s\t%d\n", c.Category, c.Count); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteContent writes an entry's content as `recall get` does: byte for
+// byte, except that on a terminal a final line break is added when the
+// content has none, so that the prompt does not start at the end of its
+// last line.
+func WriteContent(w io.Writer, content string, terminal bool) error {
+	if terminal && !strings.HasSuffix(content, "\n") {
+		content += "\n"
+	}
+	_, err := io.WriteString(w, content)
+	return err
+}

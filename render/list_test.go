@@ -2,7 +2,9 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,5 +49,70 @@ func TestWriteLongAndItems(t *testing.T) {
 	}
 	if want := "trips:sanya\nnotes:bare\n"; page.String() != want {
 		t.Errorf("WriteItems: %q, want %q", page.String(), want)
+	}
+}
+
+// WriteList, WritePage and Skips write what `recall ls` prints.
+func TestWriteListAndPage(t *testing.T) {
+	entries := []store.Entry{{Category: "a", Name: "x", Content: "hello"}, {Category: "b", Name: "y"}}
+	var b bytes.Buffer
+	if err := WriteList(&b, entries, false, false); err != nil || b.String() != "a:x\nb:y\n" {
+		t.Errorf("plain: %q, %v", b.String(), err)
+	}
+	b.Reset()
+	if err := WriteList(&b, entries[:1], true, false); err != nil || !strings.HasPrefix(b.String(), "[\n  {\n    \"category\": \"a\",") {
+		t.Errorf("json: %q, %v", b.String(), err)
+	}
+	b.Reset()
+	if err := WriteList(&b, nil, true, false); err != nil || b.String() != "[]\n" {
+		t.Errorf("json of nothing: %q, %v", b.String(), err)
+	}
+	b.Reset()
+	if err := WriteList(&b, entries[:1], false, true); err != nil || !strings.HasPrefix(b.String(), "a:x\t") {
+		t.Errorf("long: %q, %v", b.String(), err)
+	}
+	var out, diag bytes.Buffer
+	p := service.ListPage{Entries: []service.ListItem{{Category: "a", Name: "x"}}, Total: 3, NextCursor: "Yw"}
+	if err := WritePage(&out, &diag, p, false, false); err != nil || out.String() != "a:x\n" || diag.String() != "1 of 3 shown; next page: --cursor Yw\n" {
+		t.Errorf("page: %q, %q, %v", out.String(), diag.String(), err)
+	}
+	diag.Reset()
+	p.NextCursor = ""
+	if err := WritePage(&out, &diag, p, true, false); err != nil || diag.Len() != 0 {
+		t.Errorf("last page: %q, %v", diag.String(), err)
+	}
+	skips := &Skips{W: &diag}
+	if skips.Err("ls") != nil {
+		t.Error("an error without skips")
+	}
+	skips.Add(errors.New("c:x: bad\nfront matter"))
+	skips.Add(errors.New("c:y: bad"))
+	if got := diag.String(); got != "skipped c:x: bad front matter\nskipped c:y: bad\n" {
+		t.Errorf("skips wrote %q", got)
+	}
+	if err := skips.Err("ls"); err == nil || err.Error() != "ls: 2 entries could not be read" {
+		t.Errorf("Err = %v", err)
+	}
+}
+
+func TestWriteCategoriesAndContent(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCategories(&b, []service.CategoryCount{{Category: "a", Count: 2}, {Category: "b/c", Count: 1}}); err != nil || b.String() != "a\t2\nb/c\t1\n" {
+		t.Errorf("categories: %q, %v", b.String(), err)
+	}
+	for _, tt := range []struct {
+		content  string
+		terminal bool
+		want     string
+	}{
+		{"no newline", false, "no newline"},
+		{"no newline", true, "no newline\n"},
+		{"one\n", true, "one\n"},
+		{"", false, ""},
+	} {
+		b.Reset()
+		if err := WriteContent(&b, tt.content, tt.terminal); err != nil || b.String() != tt.want {
+			t.Errorf("WriteContent(%q, %v) = %q, %v", tt.content, tt.terminal, b.String(), err)
+		}
 	}
 }

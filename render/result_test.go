@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/retrieve"
@@ -77,5 +78,17 @@ func TestPlural(t *testing.T) {
 		if got := Plural(n, "entry", "entries"); got != want {
 			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// StyleFor gives colour only to a terminal; a buffer never gets it,
+// whatever the environment says.
+func TestStyleFor(t *testing.T) {
+	env := func(string) string { return "" }
+	if StyleFor(&strings.Builder{}, env).Color {
+		t.Error("colour on a buffer")
+	}
+	if StyleFor(nil, env).Color {
+		t.Error("colour on nothing")
 	}
 }

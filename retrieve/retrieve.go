@@ -95,9 +95,9 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		return &TermsError{Terms: len(terms), Max: req.MaxTerms}
 	}
 	if len(terms) == 0 && tv.in != nil {
-		items := timeline(room, snap, &tv, limit)
+		items, docs := timeline(room, snap, &tv, limit, req.NoLinks)
 		res.room = items
-		expand(res, snap, items, timelineDocs(snap, items, req.NoLinks), req, &tv)
+		expand(res, snap, items, docs, req, &tv)
 		return nil
 	}
 	hits, fused := e.fusedHits(ctx, snap, tv.query, terms, limit, tv.in)

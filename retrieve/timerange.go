@@ -86,9 +86,10 @@ func (tv *timeView) outside(d *index.Doc) bool { return tv.in != nil && !tv.in.H
 
 // timeline is the answer of a retrieve with a range and no words: the
 // entries in the range, newest first (effective date, then identity), at
-// most limit, as hits with no score. They are written into room's array
-// when it has the room.
-func timeline(room []Item, snap *index.Snapshot, tv *timeView, limit int) []Item {
+// most limit, as hits with no score, written into room's array when it
+// has the room; and their documents, for their links (nil when links are
+// off).
+func timeline(room []Item, snap *index.Snapshot, tv *timeView, limit int, noLinks bool) ([]Item, []*index.Doc) {
 	docs := snap.Newest(tv.in, tv.loc, limit)
 	items := roomFor(room, len(docs))
 	for i, d := range docs {
@@ -96,18 +97,8 @@ func timeline(room []Item, snap *index.Snapshot, tv *timeView, limit int) []Item
 		setHit(it, d, 0, nil, nil, []string{})
 		it.Date = tv.dateOf(snap, d)
 	}
-	return items
-}
-
-// timelineDocs are the documents of a timeline's items, for their links;
-// nil when links are off.
-func timelineDocs(snap *index.Snapshot, items []Item, noLinks bool) []*index.Doc {
 	if noLinks {
-		return nil
+		return items, nil
 	}
-	docs := make([]*index.Doc, len(items))
-	for i, it := range items {
-		docs[i] = snap.Lookup(it.Category, it.Name)
-	}
-	return docs
+	return items, docs
 }

@@ -2,6 +2,8 @@ package service_test
 
 import (
 	"context"
+	"log"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -71,20 +73,31 @@ func (f *feedStore) note(ctx context.Context, k store.Key) error {
 }
 
 // An entry written behind the Memory's back, announced by the store's
-// change feed, gets its vector from the background fill: only that entry
-// is read, not the store.
+// change feed, gets its vector from the background fill's queue, not from
+// the start-up sync: the test waits for that sync to have embedded the one
+// entry there before (its log line), and only then writes the second.
 func TestFillFollowsChangeFeed(t *testing.T) {
 	ctx := context.Background()
 	st := &feedStore{Store: stores(t)["bolt"]}
+	if err := st.Store.Put(ctx, store.Entry{Category: "trips", Name: "hue", Content: "The citadel of Hue"}); err != nil {
+		t.Fatal(err)
+	}
 	emb, _ := hash.New(hash.Config{})
 	vec := cache.New(emb, any(st.Store).(cache.Backend), cache.Options{})
-	m := service.New(st, service.Options{Engine: retrieve.Options{Embedder: emb, Vectors: vec}})
+	synced := &logSignal{want: "embedded 1 entry", seen: make(chan struct{})}
+	m := service.New(st, service.Options{
+		Engine: retrieve.Options{Embedder: emb, Vectors: vec},
+		Log:    log.New(synced, "", 0),
+	})
 	if err := m.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	waitIndexed(t, m)
-	time.Sleep(200 * time.Millisecond) // the start-up sync (of nothing) is over
+	select {
+	case <-synced.seen: // the start-up sync is over
+	case <-time.After(10 * time.Second):
+		t.Fatal("the start-up sync never embedded the first entry")
+	}
 	e := store.Entry{Category: "trips", Name: "kayak", Content: "Kayaking in Halong Bay"}
 	if err := st.Store.Put(ctx, e); err != nil {
 		t.Fatal(err)
@@ -101,4 +114,19 @@ func TestFillFollowsChangeFeed(t *testing.T) {
 			t.Fatal("the changed entry never got a vector")
 		}
 	}
+}
+
+// logSignal is a log destination that closes seen at the first line
+// containing want.
+type logSignal struct {
+	want string
+	once sync.Once
+	seen chan struct{}
+}
+
+func (l *logSignal) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), l.want) {
+		l.once.Do(func() { close(l.seen) })
+	}
+	return len(p), nil
 }

@@ -5,8 +5,10 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/timeexpr"
 )
 
 // ListAll returns every entry of st, or of one exact category when
@@ -36,10 +38,35 @@ func ListAll(ctx context.Context, st store.Store, category string, read bool, sk
 	if err != nil {
 		return nil, err
 	}
+	sortEntries(entries)
+	return entries, nil
+}
+
+// ListDated returns the entries of st, or of one exact category when
+// category is not empty, whose effective date read in loc
+// (store.EffectiveDate: the event date, else the created time) lies in r,
+// sorted as ListAll sorts them (`recall ls --after/--before`). Every entry
+// is read; those that cannot be read go to skip. Only a failure of the
+// walk as a whole is an error.
+func ListDated(ctx context.Context, st store.Store, category string, r timeexpr.Range, loc *time.Location, skip func(error)) ([]store.Entry, error) {
+	var entries []store.Entry
+	err := EachEntry(ctx, st, func(e store.Entry) {
+		if (category == "" || e.Category == category) && store.InRange(e.Meta, r.From, r.To, loc) {
+			entries = append(entries, e)
+		}
+	}, skip)
+	if err != nil {
+		return nil, err
+	}
+	sortEntries(entries)
+	return entries, nil
+}
+
+// sortEntries sorts by category, then name, bytewise.
+func sortEntries(entries []store.Entry) {
 	slices.SortFunc(entries, func(a, b store.Entry) int {
 		return cmp.Or(strings.Compare(a.Category, b.Category), strings.Compare(a.Name, b.Name))
 	})
-	return entries, nil
 }
 
 // ListItemOf is e as a listing shows it (`recall ls --json`, a page of

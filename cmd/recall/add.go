@@ -1,10 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -15,45 +12,27 @@ import (
 type addOptions struct {
 	app *app
 
-	content    string
-	contentSet bool // --content was given, possibly empty
-	file       string
-	fileSet    bool
-	tags       []string
-	tagsSet    bool
-	date       string
+	src     contentSource
+	tags    []string
+	tagsSet bool
+	date    string
 }
 
 func newAddCmd(a *app) *cobra.Command {
-	o := &addOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "add CATEGORY NAME",
-		Short: "Add an entry, or update the entry with that identity",
-		Long: `Add writes the entry CATEGORY:NAME, replacing its content if it exists.
-
-The content comes from exactly one of --content TEXT, --file F (- for stdin), or
-stdin when it is not a terminal; it is stored byte for byte (a trailing newline
-included). An update keeps the entry's metadata (created time, other front
-matter keys) and its tags unless --tag is given, in which case the --tag values
-replace them, and its event date unless --date is given.
-
---date says when the thing happened, if not now: a date (2024-05-03) or an RFC
-3339 time (2024-05-03T14:30:00+08:00). Time ranges on retrieve and ls place an
-entry at its date, else at its created time.`,
-		Example: `  recall add trips 三亚之行 --content "2024年3月去三亚，住在亚龙湾。" --tag travel
-  recall add people alice --file alice.md
-  pbpaste | recall add notes "meeting 2025-06-01"
-  recall add diary "beach day" --content "Swam at Yalong Bay." --date 2024-05-03`,
+	o := &addOptions{app: a, src: contentSource{fileUsage: "read the content from file `F` (- for stdin)",
+		// Most likely a script with stdin at /dev/null, not a wish to
+		// store nothing; --content "" says that explicitly.
+		emptyStdin: `no content: stdin is empty (use --content "" for an empty entry)`}}
+	cmd := documented(&cobra.Command{
+		Use:  "add CATEGORY NAME",
 		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f := cmd.Flags()
-			o.contentSet, o.fileSet, o.tagsSet = f.Changed("content"), f.Changed("file"), f.Changed("tag")
+			o.tagsSet = cmd.Flags().Changed("tag")
 			return o.run(cmd, args[0], args[1])
 		},
-	}
+	})
 	f := cmd.Flags()
-	f.StringVar(&o.content, "content", "", "the content `TEXT`")
-	f.StringVarP(&o.file, "file", "f", "", "read the content from file `F` (- for stdin)")
+	o.src.register(cmd, "content", "the content `TEXT`")
 	f.StringArrayVarP(&o.tags, "tag", "t", nil, "a tag (repeat for several); replaces the entry's tags")
 	f.StringVar(&o.date, "date", "", "when it happened: `DATE` 2024-05-03 or an RFC 3339 time")
 	return cmd
@@ -70,7 +49,7 @@ func (o *addOptions) run(cmd *cobra.Command, category, name string) error {
 	if err != nil {
 		return err
 	}
-	content, err := o.readContent(cmd)
+	content, err := o.src.read(cmd, o.app, "content")
 	if err != nil {
 		return err
 	}
@@ -99,60 +78,4 @@ func (o *addOptions) run(cmd *cobra.Command, category, name string) error {
 		fmt.Fprintf(o.app.stderr, "%s %s\n", c.Status, store.Key{Category: c.Category, Name: c.Name})
 		return nil
 	})
-}
-
-// readContent takes the content from the one source given.
-func (o *addOptions) readContent(cmd *cobra.Command) (string, error) {
-	switch {
-	case o.contentSet && o.fileSet:
-		return "", usagef(cmd, "give the content once: --content or --file, not both")
-	case o.contentSet:
-		return o.content, nil
-	case o.fileSet && o.file == "":
-		return "", usagef(cmd, "--file needs a path (- for stdin)")
-	case o.fileSet && o.file == "-":
-		if o.app.stdin == nil {
-			return "", errors.New("--file -: no stdin")
-		}
-		return readContent(o.app.stdin, "stdin")
-	case o.fileSet:
-		f, err := os.Open(o.file)
-		if err != nil {
-			return "", err
-		}
-		defer f.Close()
-		return readContent(f, o.file)
-	case stdinPiped(o.app.stdin):
-		s, err := readContent(o.app.stdin, "stdin")
-		if err == nil && s == "" {
-			// Most likely a script with stdin at /dev/null, not a wish to
-			// store nothing; --content "" says that explicitly.
-			return "", usagef(cmd, "no content: stdin is empty (use --content \"\" for an empty entry)")
-		}
-		return s, err
-	default:
-		return "", usagef(cmd, "no content: use --content TEXT, --file F, or pipe it on stdin")
-	}
-}
-
-// readContent reads at most one byte past the content limit, so a huge
-// input fails fast instead of filling memory.
-func readContent(r io.Reader, from string) (string, error) {
-	b, err := io.ReadAll(io.LimitReader(r, store.MaxContentBytes+1))
-	if err != nil {
-		if _, named := err.(*os.PathError); named { // it already names the file
-			return "", err
-		}
-		return "", fmt.Errorf("read %s: %w", from, err)
-	}
-	if len(b) > store.MaxContentBytes {
-		return "", &store.FieldError{Field: "content", Reason: fmt.Sprintf("%s is larger than the limit of %d bytes", from, store.MaxContentBytes)}
-	}
-	return string(b), nil
-}
-
-// stdinPiped reports whether stdin carries data for us: it exists and is
-// not an interactive terminal (a pipe, a file, or a buffer in tests).
-func stdinPiped(stdin io.Reader) bool {
-	return stdin != nil && !isTerminal(stdin)
 }

@@ -1,18 +1,17 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/index/gse"
+	"github.com/recallhq/recall/setup"
 )
 
 // analyzerFlags are --analyzer and --segmenter, which shape the index of
-// retrieve, reindex, serve and mcp alike. The analyzer defaults to
-// $RECALL_ANALYZER, else index.DefaultAnalyzer.
+// retrieve, reindex, serve and mcp alike (setup.Config reads them).
 type analyzerFlags struct {
 	analyzer  string
 	segmenter string
@@ -26,42 +25,7 @@ func (f *analyzerFlags) register(cmd *cobra.Command, segHelp string) {
 	fl.StringVar(&f.segmenter, "segmenter", gse.ModeOff.String(), segHelp)
 }
 
-// name returns the chosen analyzer name. a may be nil: then the
-// environment is not consulted.
-func (f *analyzerFlags) name(a *app) string {
-	if f.analyzer != "" || a == nil {
-		return f.analyzer
-	}
-	return a.getenv("RECALL_ANALYZER")
-}
-
-// validate checks the flags, and $RECALL_ANALYZER when a is not nil.
-func (f *analyzerFlags) validate(cmd *cobra.Command, a *app) error {
-	if _, err := index.ParseAnalyzer(f.name(a)); err != nil {
-		if f.analyzer == "" {
-			return usagef(cmd, "$RECALL_ANALYZER: %v", err)
-		}
-		return usagef(cmd, "--analyzer: %v", err)
-	}
-	if _, err := gse.ParseMode(f.segmenter); err != nil {
-		return usagef(cmd, "--segmenter: %v", err)
-	}
-	return nil
-}
-
-// build returns the analyzer the flags name, with gse attached when the
-// segmenter is auto or on (its dictionary loads only on CJK text).
-func (f *analyzerFlags) build(a *app) (*index.Analyzer, error) {
-	an, err := index.ParseAnalyzer(f.name(a))
-	if err != nil {
-		if f.analyzer == "" {
-			return nil, fmt.Errorf("$RECALL_ANALYZER: %w", err)
-		}
-		return nil, err
-	}
-	m, err := gse.ParseMode(f.segmenter)
-	if err != nil {
-		return nil, err
-	}
-	return gse.Apply(an, m, ""), nil
+// config is the flags as the engine's settings, over a's environment.
+func (f *analyzerFlags) config(a *app) setup.Config {
+	return setup.Config{Analyzer: f.analyzer, Segmenter: f.segmenter, Getenv: a.getenv}
 }

@@ -16,18 +16,8 @@ type appendOptions struct {
 
 func newAppendCmd(a *app) *cobra.Command {
 	o := &appendOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "append CATEGORY NAME",
-		Short: "Add text to the end of an existing entry",
-		Long: `Append adds text at the end of CATEGORY:NAME's content, with a line break
-before it when the content does not end with one. The entry must exist; its
-tags and dates are kept. The read and the write are one atomic update, so a
-concurrent writer never loses its change.
-
-The text comes from exactly one of --text TEXT, --file F (- for stdin), or
-stdin when it is not a terminal.`,
-		Example: `  recall append people alice --text "Moved to Lisbon in 2025."
-  date | recall append notes log`,
+	cmd := documented(&cobra.Command{
+		Use:  "append CATEGORY NAME",
 		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -47,7 +37,7 @@ stdin when it is not a terminal.`,
 				return nil
 			})
 		},
-	}
+	})
 	o.src.register(cmd, "text", "the `TEXT` to append")
 	return cmd
 }

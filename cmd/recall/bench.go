@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +11,7 @@ import (
 	"github.com/recallhq/recall/index/gse"
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/setup"
 )
 
 // benchOptions are the flags of `recall bench`.
@@ -33,41 +33,8 @@ type benchOptions struct {
 
 func newBenchCmd(a *app) *cobra.Command {
 	o := &benchOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "bench DATASET...",
-		Short: "Measure retrieval quality and speed on BEIR datasets",
-		Long: `Bench answers two questions on real test collections: does recall find the
-right memory, and how fast. Each DATASET is a BEIR folder (corpus.jsonl,
-queries.jsonl, qrels/test.tsv). Its documents are loaded into a fresh temporary
-store (one entry per document: category = the folder's name, name = the
-document id, escaped where SPEC forbids a character), the index is built, and
-every judged query runs in each mode:
-
-  bm25      BM25 with CJK bigrams (segmenter off)
-  bm25-gse  BM25 with gse dictionary segmentation
-  fusion    BM25 fused with the --embedder's vectors, filled through the
-            vector cache first (default when --embedder is given)
-  bm25-prf  BM25 with RM3 pseudo-relevance feedback (an experiment)
-
-Every mode uses the --analyzer (default ` + index.DefaultAnalyzer + `); given a list, every
-mode runs once per analyzer, and modes with an analyzer other than the
-default are named after it (bm25-spec, fusion-hash-english).
-
-Quality is nDCG@10, Recall@10, Recall@100 and MRR@10, computed as trec_eval
-does, over the top 100 hits of a retrieve without links or budget. Speed is
-the load and build time, per-query latency (p50, p99, queries per second on
-one goroutine) and, separately, the latency of the default agent retrieve
-(limit 10, budget 800, links on); memory is the peak and retained heap and the
-peak RSS. The store of the bench is never --store: the user's memory is not
-touched.
-
-The table goes to stdout; --json writes every figure, --svg a chart, --run-dir
-one TREC run file per dataset and mode for trec_eval or pytrec_eval. To run
-Bleve beside recall in the same process, see bench/bleve in the source tree.`,
-		Example: `  recall bench ~/beir/scifact
-  recall bench --mode bm25 --json bench.json --svg bench.svg data/msmarco data/dbpedia
-  recall bench --embedder hash data/*
-  recall bench --embedder ollama --embed-model nomic-embed-text --passes 1 data/scifact`,
+	cmd := documented(&cobra.Command{
+		Use: "bench DATASET...",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef(cmd, "bench takes at least one DATASET folder")
@@ -75,7 +42,7 @@ Bleve beside recall in the same process, see bench/bleve in the source tree.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
-	}
+	})
 	f := cmd.Flags()
 	f.StringVar(&o.backend, "backend", string(bench.BackendBolt), "store `KIND` to load into: bolt (one file, written without fsync) or fs (a markdown file per entry, fsync'd)")
 	f.StringVar(&o.modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion, bm25-prf (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")
@@ -92,81 +59,29 @@ Bleve beside recall in the same process, see bench/bleve in the source tree.`,
 }
 
 func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
-	backend, err := bench.ParseBackend(o.backend)
-	if err != nil {
-		return usagef(cmd, "--backend: %v", err)
-	}
-	if o.gseDict != "zh_s" && o.gseDict != "zh" {
-		return usagef(cmd, "--gse-dict %q: want zh_s or zh", o.gseDict)
-	}
-	if o.passes < -1 {
-		return usagef(cmd, "--passes must be -1 or more")
-	}
-	if err := o.embedder.validate(); err != nil { // the one --alpha rule, as retrieve's
-		return err
-	}
-	emb, err := o.embedder.build(o.app)
+	emb, err := o.embedder.config(setup.Config{Getenv: o.app.getenv}).NewEmbedder()
 	if err != nil {
 		return err
 	}
-	names := bench.SplitList(o.modes)
-	if len(names) == 0 {
-		names = bench.DefaultModes(emb != nil)
-	}
-	if slices.Contains(names, bench.ModeFusion) && emb == nil {
-		return usagef(cmd, "--mode fusion needs --embedder (hash works offline)")
-	}
-	var analyzers []*index.Analyzer
-	for _, n := range bench.SplitList(o.analyzer) {
-		an, err := index.ParseAnalyzer(n)
-		if err != nil {
-			return usagef(cmd, "--analyzer: %v", err)
-		}
-		analyzers = append(analyzers, an)
-	}
-	modes, err := bench.RecallModesEach(names, analyzers, bench.RecallOptions{
-		Backend: backend,
-		TempDir: o.tmp,
-		GSEDict: o.gseDict,
-		Retrieve: retrieve.Options{
-			Embedder:     emb,
-			Alpha:        o.embedder.alpha,
-			EmbedTimeout: o.embedder.timeout,
-		},
-	})
+	cfg, err := bench.Settings{Backend: o.backend, Modes: o.modes, Analyzers: o.analyzer, GSEDict: o.gseDict,
+		Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, TempDir: o.tmp,
+		Retrieve: retrieve.Options{Embedder: emb, Alpha: o.embedder.alpha, EmbedTimeout: o.embedder.timeout}}.Config()
 	if err != nil {
-		return usagef(cmd, "--mode: %v", err)
-	}
-
-	var datasets []*bench.Dataset
-	for _, dir := range dirs {
-		ds, err := bench.Load(dir)
-		if err != nil {
-			return err
-		}
-		datasets = append(datasets, ds)
+		return err
 	}
 	// One bar per phase (loading msmarco in bm25, timing its queries,
 	// ...), on a terminal only.
 	bars := &progress.Phases{W: o.app.stderr}
-	update := func(p bench.Progress) {
+	cfg.Progress = func(p bench.Progress) {
 		bars.Update(fmt.Sprintf("%s %s %s", p.Dataset, p.Mode, p.Phase), p.Done, p.Total)
 	}
-	cfg := bench.Config{Modes: modes, Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, Progress: update}
-	rep, err := bench.Run(cmd.Context(), cfg, datasets)
+	rep, err := bench.RunDirs(cmd.Context(), cfg, dirs)
 	bars.Finish()
 	if err != nil {
 		return err
 	}
-	if o.jsonPath != "" {
-		if err := bench.WriteFile(o.jsonPath, rep.WriteJSON); err != nil {
-			return err
-		}
-	}
-	if o.svgPath != "" {
-		if err := bench.WriteFile(o.svgPath, rep.WriteSVG); err != nil {
-			return err
-		}
+	if err := rep.Save(o.jsonPath, o.svgPath); err != nil {
+		return err
 	}
 	return rep.WriteTable(o.app.stdout)
 }

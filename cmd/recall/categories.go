@@ -1,10 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 )
 
@@ -15,12 +14,8 @@ type categoriesOptions struct {
 
 func newCategoriesCmd(a *app) *cobra.Command {
 	o := &categoriesOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "categories",
-		Short: "List the categories with their number of entries",
-		Long: `Categories prints one line per category, sorted, with its number of entries
-separated by a tab. --json prints [{"category": ..., "count": N}, ...], the
-shape of the HTTP API's GET /v1/categories.`,
+	cmd := documented(&cobra.Command{
+		Use:  "categories",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -32,15 +27,10 @@ shape of the HTTP API's GET /v1/categories.`,
 				if o.json {
 					return service.WriteJSON(a.stdout, cats, "  ")
 				}
-				for _, c := range cats {
-					if _, err := fmt.Fprintf(a.stdout, "%s\t%d\n", c.Category, c.Count); err != nil {
-						return err
-					}
-				}
-				return nil
+				return render.WriteCategories(a.stdout, cats)
 			})
 		},
-	}
+	})
 	cmd.Flags().BoolVar(&o.json, "json", false, "print a JSON array")
 	return cmd
 }

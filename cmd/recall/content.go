@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/recallhq/recall/store"
 )
 
 // contentSource is text given by exactly one of a flag (--text TEXT),
@@ -13,12 +16,16 @@ type contentSource struct {
 	flag string
 	text string
 	file string
+	// fileUsage is --file's usage text ("" means "read it from ...").
+	fileUsage string
+	// emptyStdin, when set, is the usage error for an empty piped stdin.
+	emptyStdin string
 }
 
 func (c *contentSource) register(cmd *cobra.Command, flag, usage string) {
 	c.flag = flag
 	cmd.Flags().StringVar(&c.text, flag, "", usage)
-	cmd.Flags().StringVarP(&c.file, "file", "f", "", "read it from file `F` (- for stdin)")
+	cmd.Flags().StringVarP(&c.file, "file", "f", "", cmp.Or(c.fileUsage, "read it from file `F` (- for stdin)"))
 }
 
 func (c *contentSource) read(cmd *cobra.Command, a *app, what string) (string, error) {
@@ -34,16 +41,20 @@ func (c *contentSource) read(cmd *cobra.Command, a *app, what string) (string, e
 		if a.stdin == nil {
 			return "", errors.New("--file -: no stdin")
 		}
-		return readContent(a.stdin, "stdin")
+		return store.ReadContent(a.stdin, "stdin")
 	case fileSet:
 		f, err := os.Open(c.file)
 		if err != nil {
 			return "", err
 		}
 		defer f.Close()
-		return readContent(f, c.file)
-	case stdinPiped(a.stdin):
-		return readContent(a.stdin, "stdin")
+		return store.ReadContent(f, c.file)
+	case a.stdin != nil && !isTerminal(a.stdin): // piped (a file, a buffer in tests)
+		s, err := store.ReadContent(a.stdin, "stdin")
+		if err == nil && s == "" && c.emptyStdin != "" {
+			return "", usagef(cmd, "%s", c.emptyStdin)
+		}
+		return s, err
 	default:
 		return "", usagef(cmd, "no %s: use --%s TEXT, --file F, or pipe it on stdin", what, c.flag)
 	}

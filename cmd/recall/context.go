@@ -21,29 +21,8 @@ type contextOptions struct {
 
 func newContextCmd(a *app) *cobra.Command {
 	o := &contextOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "context",
-		Short: "Print the memory an agent host's hook injects as context (Claude Code)",
-		Long: `Context reads the JSON input of a Claude Code hook on stdin and prints what
-Claude Code adds to the model's context: for UserPromptSubmit, the memory
-relevant to the prompt (the retrieve of the MCP prompt "recall"); for
-SessionStart, a line on the memory, the entries about the project (the name of
-the session's folder, cwd) and the entries dated in the last --recent;
-for other events, nothing. Output is Claude Code's JSON
-{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}, or the
-text with --format text; at most --budget estimated tokens of entries and
-10,000 characters.
-
-It fails open: a bad input, a missing or damaged store, any error, or no answer
-within --timeout prints nothing on stdout, says why on stderr, and exits 0,
-so a broken memory never blocks the host. Bad flags do too.
-
-In ~/.claude/settings.json (or a project's .claude/settings.json):
-
-  {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "recall --store ~/memory context"}]}],
-             "SessionStart": [{"hooks": [{"type": "command", "command": "recall --store ~/memory context"}]}]}}`,
-		Example: `  echo '{"hook_event_name":"UserPromptSubmit","prompt":"想去海边玩"}' | recall --store ~/memory context
-  recall --store ~/memory context --format text --budget 400 < hook-input.json`,
+	cmd := documented(&cobra.Command{
+		Use:  "context",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.run(cmd, args); err != nil {
@@ -51,7 +30,7 @@ In ~/.claude/settings.json (or a project's .claude/settings.json):
 			}
 			return nil
 		},
-	}
+	})
 	// A flag the command line cannot parse fails open too: Claude Code
 	// blocks the prompt on exit code 2.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
@@ -89,7 +68,7 @@ func (o *contextOptions) run(cmd *cobra.Command, args []string) error {
 	if o.opts.Budget == 0 {
 		o.opts.Budget = -1 // the flag's 0 is "no cap"
 	}
-	if err := o.engine.validate(cmd, a); err != nil {
+	if err := o.engine.config(a).Check(); err != nil {
 		return err
 	}
 	if a.stdin == nil {

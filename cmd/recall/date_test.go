@@ -91,3 +91,23 @@ func TestRetrieveTimeFlags(t *testing.T) {
 		}
 	}
 }
+
+// ls --after/--before lists in the order plain ls does (category, then
+// name, bytewise) on a folder store too, whose walk visits "x-y.md" before
+// "x.md" and the folder a/b before the file a/z.md.
+func TestLsRangeSorted(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mem")
+	c := newCLI(t, nil)
+	for _, k := range [][2]string{{"a", "z"}, {"a/b", "x"}, {"notes", "x-y"}, {"notes", "x"}} {
+		c.ok("--store", dir, "add", k[0], k[1], "--content", "Swam.", "--date", "2024-05-03")
+	}
+	want := c.ok("--store", dir, "ls")
+	if want != "a:z\na/b:x\nnotes:x\nnotes:x-y\n" {
+		t.Fatalf("ls = %q", want)
+	}
+	for _, args := range [][]string{{"--after", "2024-01-01"}, {"--before", "2025-01-01"}, {"--after", "2024-05-03", "--before", "2024-05-04", "--tz", "UTC"}} {
+		if got := c.ok(append([]string{"--store", dir, "ls"}, args...)...); got != want {
+			t.Errorf("ls %v = %q, want %q as plain ls", args, got, want)
+		}
+	}
+}

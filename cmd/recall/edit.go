@@ -17,15 +17,9 @@ type editOptions struct {
 
 func newEditCmd(a *app) *cobra.Command {
 	o := &editOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "edit CATEGORY NAME --old TEXT --new TEXT",
-		Short: "Replace one exact passage of an entry",
-		Long: `Edit replaces the one occurrence of --old in CATEGORY:NAME's content with
---new ("" deletes it). When --old does not occur, or occurs more than once,
-nothing is written and the error says so (give more of the surrounding text).
-Tags and dates are kept; the read and the write are one atomic update.`,
-		Example: `  recall edit people alice --old "lives in Porto" --new "lives in Lisbon"`,
-		Args:    exactArgs("CATEGORY", "NAME"),
+	cmd := documented(&cobra.Command{
+		Use:  "edit CATEGORY NAME --old TEXT --new TEXT",
+		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			if err := store.ValidateKey(args[0], args[1]); err != nil {
@@ -46,7 +40,7 @@ Tags and dates are kept; the read and the write are one atomic update.`,
 				return nil
 			})
 		},
-	}
+	})
 	cmd.Flags().StringVar(&o.old, "old", "", "the exact `TEXT` to replace; it must occur once")
 	cmd.Flags().StringVar(&o.new, "new", "", "the replacement `TEXT`")
 	return cmd

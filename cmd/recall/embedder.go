@@ -5,15 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/recallhq/recall/embed"
-	"github.com/recallhq/recall/embed/cache"
-	"github.com/recallhq/recall/embed/provider"
 	"github.com/recallhq/recall/retrieve"
-	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/setup"
 )
 
 // embedderFlags are the embedder selection flags shared by retrieve, embed
-// and bench (SPEC §8).
+// and bench (SPEC §8; setup.Config reads them).
 type embedderFlags struct {
 	kind    string
 	model   string
@@ -21,7 +18,7 @@ type embedderFlags struct {
 	timeout time.Duration
 	alpha   float64
 
-	cmd *cobra.Command // for usage errors
+	cmd *cobra.Command // to tell whether --alpha was given
 }
 
 func (f *embedderFlags) register(cmd *cobra.Command, withTimeout bool) {
@@ -36,59 +33,11 @@ func (f *embedderFlags) register(cmd *cobra.Command, withTimeout bool) {
 	}
 }
 
-// provider returns the chosen provider name, lower-cased.
-func (f *embedderFlags) provider(a *app) string {
-	k := f.kind
-	if k == "" {
-		k = a.getenv("RECALL_EMBEDDER")
+// config adds the flags to c.
+func (f *embedderFlags) config(c setup.Config) setup.Config {
+	c.Embedder, c.EmbedModel, c.EmbedURL, c.EmbedTimeout = f.kind, f.model, f.url, f.timeout
+	if f.cmd != nil && f.cmd.Flags().Lookup("alpha") != nil && f.cmd.Flags().Changed("alpha") {
+		c.Alpha = &f.alpha
 	}
-	return provider.Normalize(k)
-}
-
-// build returns the configured embedder, or nil for none.
-func (f *embedderFlags) build(a *app) (embed.Embedder, error) {
-	p := f.provider(a)
-	switch {
-	case p == provider.Hash && f.url != "":
-		return nil, usagef(f.cmd, "--embed-url makes no sense with --embedder hash")
-	case !provider.Known(p):
-		return nil, usagef(f.cmd, "unknown embedder %q (want none, hash, openai or ollama)", p)
-	}
-	return provider.New(provider.Config{Provider: p, Model: f.model, URL: f.url, Getenv: a.getenv})
-}
-
-// vectorCache wraps emb with the store's persistent vector cache. A store
-// that cannot hold vectors gets a memory-only cache, which a one-shot
-// command finds empty: retrieve then answers with BM25 alone.
-func vectorCache(st store.Store, emb embed.Embedder, opts cache.Options) *cache.Cache {
-	be, _ := st.(cache.Backend)
-	return cache.New(emb, be, opts)
-}
-
-// validate checks the flags that need no embedder to be checked: --alpha
-// outside (0, 1] is a mistake whether or not an embedder is chosen.
-func (f *embedderFlags) validate() error {
-	if f.cmd == nil || f.cmd.Flags().Lookup("alpha") == nil || !f.cmd.Flags().Changed("alpha") {
-		return nil
-	}
-	if !(f.alpha > 0 && f.alpha <= 1) {
-		return usagef(f.cmd, "--alpha %v is outside (0, 1]", f.alpha)
-	}
-	return nil
-}
-
-// engineOptions adds the embedding path to opts when an embedder is chosen.
-func (f *embedderFlags) engineOptions(a *app, st store.Store, opts retrieve.Options) (retrieve.Options, error) {
-	if err := f.validate(); err != nil {
-		return opts, err
-	}
-	emb, err := f.build(a)
-	if err != nil || emb == nil {
-		return opts, err
-	}
-	opts.Embedder = emb
-	opts.Vectors = vectorCache(st, emb, cache.Options{})
-	opts.Alpha = f.alpha
-	opts.EmbedTimeout = f.timeout
-	return opts, nil
+	return c
 }

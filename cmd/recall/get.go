@@ -1,11 +1,9 @@
 package main
 
 import (
-	"io"
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
@@ -17,20 +15,13 @@ type getOptions struct {
 
 func newGetCmd(a *app) *cobra.Command {
 	o := &getOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "get CATEGORY NAME",
-		Short: "Print an entry's content",
-		Long: `Get prints the content of CATEGORY:NAME to stdout exactly as stored, with
-nothing added (on a terminal, a final line break when the content has none).
---json prints the entry with its metadata as one line of JSON,
-the same shape import reads from a .jsonl file.`,
-		Example: `  recall get trips 三亚之行
-  recall get --json people alice >> backup.jsonl`,
+	cmd := documented(&cobra.Command{
+		Use:  "get CATEGORY NAME",
 		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd, args[0], args[1])
 		},
-	}
+	})
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the entry and its metadata as JSON")
 	return cmd
 }
@@ -48,13 +39,6 @@ func (o *getOptions) run(cmd *cobra.Command, category, name string) error {
 		if o.json {
 			return service.WriteJSON(o.app.stdout, service.EntryFor(e), "")
 		}
-		content := e.Content
-		if isTerminal(o.app.stdout) && !strings.HasSuffix(content, "\n") {
-			// A prompt must not start at the end of the last line; a pipe
-			// gets the content byte for byte.
-			content += "\n"
-		}
-		_, err = io.WriteString(o.app.stdout, content)
-		return err
+		return render.WriteContent(o.app.stdout, e.Content, isTerminal(o.app.stdout))
 	})
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -10,7 +10,6 @@ import (
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
-	"github.com/recallhq/recall/timeexpr"
 )
 
 type lsOptions struct {
@@ -24,35 +23,8 @@ type lsOptions struct {
 
 func newLsCmd(a *app) *cobra.Command {
 	o := &lsOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "ls [CATEGORY]",
-		Short: "List entries",
-		Long: `Ls prints one category:name per line, sorted by category, then name (byte
-order), optionally only those of CATEGORY. --long adds tab-separated columns:
-estimated tokens (as retrieve counts them), the updated date, and the tags, and
-for an entry that carries an event date (add --date, front matter date:) a
-fifth column "date 2024-05-03" (or the RFC 3339 time).
---json prints one array of {category, name, tokens_est, meta}.
-
---limit N prints one page of at most N entries; when there are more, the
-command that prints the next page (with --cursor) goes to stderr.
-
---after DATE (inclusive) and --before DATE (exclusive) list only the entries
-whose effective date (the event date, else the created time) is in that range;
-DATE is 2024-05-03 (midnight in the --tz zone, default $TZ or local) or an
-RFC 3339 time. They read every entry, and do not combine with --limit.
-
-Plain ls lists names without reading the entries (in a folder, the file names),
-so an entry whose file is damaged is listed; a file whose name cannot be an
-entry (a symbolic link, a name the rules refuse) is reported on stderr.
---long and --json read every entry, --limit the entries of its page: those the
-store cannot read (a hand-edited file with broken front matter) are reported on
-stderr and left out.
-Either way, when something was reported the exit status is 1 (as ls(1) does).`,
-		Example: `  recall ls
-  recall ls trips --long
-  recall ls --limit 100 --cursor dHJpcHMA5LiJ5Lqa
-  recall ls diary --long --after 2024-05-01 --before 2024-06-01`,
+	cmd := documented(&cobra.Command{
+		Use:  "ls [CATEGORY]",
 		Args: rangeArgs(0, 1, "at most one CATEGORY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			category := ""
@@ -63,7 +35,7 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 				}
 				category, _ = store.NormalizeKey(category, "") // NFC, as stored
 			}
-			if err := o.time.validate(cmd); err != nil {
+			if err := o.time.validate(); err != nil {
 				return err
 			}
 			ranged := o.time.after != "" || o.time.before != ""
@@ -81,7 +53,7 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 			}
 			return o.run(cmd.Context(), category)
 		},
-	}
+	})
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "print a JSON array")
 	f.BoolVarP(&o.long, "long", "l", false, "add tokens, updated date and tags")
@@ -94,95 +66,37 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 // ranged is ls with --after/--before: every entry is read, those whose
 // effective date is outside the range are left out.
 func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
-	loc := o.time.zone
-	if loc == nil {
-		loc = time.Local
-	}
-	var from, to time.Time
-	for _, f := range []struct {
-		name, s string
-		t       *time.Time
-	}{{"--after", o.time.after, &from}, {"--before", o.time.before, &to}} {
-		if f.s == "" {
-			continue
-		}
-		t, err := timeexpr.ParseDate(f.s, loc)
-		if err != nil {
-			return usagef(cmd, "%s: %v", f.name, err)
-		}
-		*f.t = t
-	}
-	if !from.IsZero() && !to.IsZero() && !from.Before(to) {
+	r := o.time.dates
+	if !r.From.IsZero() && !r.To.IsZero() && !r.From.Before(r.To) {
 		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.before, o.time.after)
 	}
-	ctx := cmd.Context()
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		var entries []store.Entry
-		skipped := 0
-		err := service.EachEntry(ctx, st, func(e store.Entry) {
-			if (category == "" || e.Category == category) && store.InRange(e.Meta, from, to, loc) {
-				entries = append(entries, e)
-			}
-		}, func(err error) {
-			skipped++
-			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
-		})
-		if err != nil {
-			return err
-		}
-		if err := o.write(entries); err != nil {
-			return err
-		}
-		if skipped > 0 {
-			return fmt.Errorf("ls: %s could not be read", plural(skipped, "entry", "entries"))
-		}
-		return nil
+	return o.list(cmd.Context(), func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
+		return service.ListDated(ctx, st, category, r, cmp.Or(o.time.zone, time.Local), skip)
 	})
 }
 
 func (o *lsOptions) run(ctx context.Context, category string) error {
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		skipped := 0
-		skip := func(err error) {
-			skipped++
-			fmt.Fprintf(o.app.stderr, "skipped %s\n", oneLine(err.Error()))
-		}
-		// Names only, unless the columns need the entries: no entry is
-		// read where the store can list them.
-		entries, err := service.ListAll(ctx, st, category, o.json || o.long, skip)
-		if err != nil {
-			return err
-		}
-		if err := o.write(entries); err != nil {
-			return err
-		}
-		if skipped > 0 {
-			// Like ls(1): list what can be listed, and still say by the exit
-			// status that something was left out.
-			return fmt.Errorf("ls: %s could not be read", plural(skipped, "entry", "entries"))
-		}
-		return nil
+	// Names only, unless the columns need the entries: no entry is read
+	// where the store can list them.
+	return o.list(ctx, func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
+		return service.ListAll(ctx, st, category, o.json || o.long, skip)
 	})
 }
 
-func (o *lsOptions) write(entries []store.Entry) error {
-	switch {
-	case o.json:
-		items := make([]service.ListItem, 0, len(entries))
-		for _, e := range entries {
-			items = append(items, service.ListItemOf(e))
+// list prints what entries lists. Like ls(1), it lists what can be
+// listed, and still says by the exit status that something was left out.
+func (o *lsOptions) list(ctx context.Context, entries func(context.Context, store.Store, func(error)) ([]store.Entry, error)) error {
+	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
+		skips := &render.Skips{W: o.app.stderr}
+		list, err := entries(ctx, st, skips.Add)
+		if err != nil {
+			return err
 		}
-		return service.WriteJSON(o.app.stdout, items, "  ")
-	case o.long:
-		return render.WriteLong(o.app.stdout, entries)
-	default:
-		for _, e := range entries {
-			if _, err := fmt.Fprintln(o.app.stdout, e.Key()); err != nil {
-				return err
-			}
+		if err := render.WriteList(o.app.stdout, list, o.json, o.long); err != nil {
+			return err
 		}
-		return nil
-	}
+		return skips.Err("ls")
+	})
 }
 
 // page prints one page of the list through the service, and on stderr how
@@ -193,22 +107,9 @@ func (o *lsOptions) page(ctx context.Context, category string) error {
 		if err != nil {
 			return err
 		}
-		w := o.app.stdout
-		switch {
-		case o.json:
-			err = service.WriteJSON(w, p.Entries, "  ")
-		default:
-			err = render.WriteItems(w, p.Entries, o.long)
-		}
-		if err != nil {
+		if err := render.WritePage(o.app.stdout, o.app.stderr, p, o.json, o.long); err != nil {
 			return err
 		}
-		if p.NextCursor != "" {
-			fmt.Fprintf(o.app.stderr, "%d of %d shown; next page: --cursor %s\n", len(p.Entries), p.Total, p.NextCursor)
-		}
-		if p.Skipped > 0 {
-			return fmt.Errorf("ls: %s could not be read", plural(p.Skipped, "entry", "entries"))
-		}
-		return nil
+		return render.SkippedErr("ls", p.Skipped)
 	})
 }

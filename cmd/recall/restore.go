@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -21,74 +19,33 @@ type restoreOptions struct {
 
 func newRestoreCmd(a *app) *cobra.Command {
 	o := &restoreOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "restore BACKUP",
-		Short: "Restore a backup into an empty store",
-		Long: `Restore writes every entry of BACKUP into the store (--store), keeping every
-field, created and updated included. BACKUP is what 'recall backup' or
-'recall export' wrote: a .db file, a .jsonl file, or a folder; or any store
-(a PostgreSQL URL).
-
-The store must be empty (or not exist yet: it is created). A store that
-holds entries is refused, unless --force: then it ends holding exactly the
-backup's entries (entries not in the backup are deleted, the others
-replaced). To add a backup's entries to a store without deleting anything,
-'recall import BACKUP.jsonl' merges instead. Entries of BACKUP that cannot
-be read are named on stderr and the exit status is 1.`,
-		Example: `  recall --store memory.db restore memory-2026-12-03.db
-  recall --store ~/notes/memory restore --force backup.jsonl`,
+	cmd := documented(&cobra.Command{
+		Use:  "restore BACKUP",
 		Args: exactArgs("BACKUP"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd.Context(), args[0])
 		},
-	}
+	})
 	cmd.Flags().BoolVar(&o.force, "force", false, "restore into a store that holds entries, replacing them all")
 	return cmd
 }
 
 func (o *restoreOptions) run(ctx context.Context, src string) error {
-	entries, closeSrc, err := o.open(ctx, src)
+	if loc, err := o.app.storeLocation(); err == nil && loc == src && backup.FormatFor(src) != backup.FormatJSONL {
+		return fmt.Errorf("restore %s: that is the store itself", src)
+	}
+	entries, done, err := backup.Open(ctx, src, func(ctx context.Context, name string) (store.Store, error) {
+		return o.app.openStoreAt(ctx, name, mustExist)
+	})
 	if err != nil {
 		return err
 	}
-	defer closeSrc()
+	defer done()
 	return o.app.withStore(ctx, create, func(st store.Store) error {
 		rep, err := backup.Restore(ctx, entries, st, backup.RestoreOptions{Force: o.force})
-		render.WriteUnreadable(o.app.stderr, rep.Unreadable)
 		if errors.Is(err, backup.ErrNotEmpty) {
-			return fmt.Errorf("%w; --force replaces what it holds with the backup", err)
+			err = fmt.Errorf("%w; --force replaces what it holds with the backup", err)
 		}
-		if err != nil {
-			return err
-		}
-		render.WriteRestoreSummary(o.app.stderr, rep)
-		if n := len(rep.Unreadable); n > 0 {
-			return fmt.Errorf("%s of the backup could not be read", plural(n, "entry", "entries"))
-		}
-		return nil
+		return render.WriteRestoreReport(o.app.stderr, rep, err)
 	})
-}
-
-// open reads the backup: a JSONL file's lines, or a store's entries.
-func (o *restoreOptions) open(ctx context.Context, src string) (iter.Seq2[store.Entry, error], func(), error) {
-	if backup.FormatFor(src) == backup.FormatJSONL {
-		f, err := os.Open(src)
-		if err != nil {
-			return nil, nil, fmt.Errorf("restore: %w", err)
-		}
-		defer f.Close()
-		entries, err := backup.ReadJSONL(ctx, f, src)
-		if err != nil {
-			return nil, nil, fmt.Errorf("restore %w", err)
-		}
-		return entries, func() {}, nil
-	}
-	if loc, err := o.app.storeLocation(); err == nil && loc == src {
-		return nil, nil, fmt.Errorf("restore %s: that is the store itself", src)
-	}
-	st, err := o.app.openStoreAt(ctx, src, mustExist)
-	if err != nil {
-		return nil, nil, fmt.Errorf("restore: %w", err)
-	}
-	return st.All(ctx), func() { st.Close() }, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,9 +10,8 @@ import (
 	"github.com/recallhq/recall/service"
 )
 
-// retrieveOptions are the flags of `recall retrieve`. Options that shape
-// the Engine (segmentation now, an embedder later) are turned into
-// retrieve.Options by engineOptions; per-query ones into a Request.
+// retrieveOptions are the flags of `recall retrieve`: those that shape the
+// engine go to a setup.Config, the per-query ones to service.RetrieveParams.
 type retrieveOptions struct {
 	app *app
 
@@ -35,44 +33,8 @@ type retrieveOptions struct {
 
 func newRetrieveCmd(a *app) *cobra.Command {
 	o := &retrieveOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "retrieve QUERY",
-		Short: "Find the entries relevant to a query, with the evidence",
-		Long: `Retrieve scores every entry against QUERY with BM25, keeps the best --limit
-as hits, adds the entries each hit links to ([[category:name]], one hop) right
-after it, and keeps the longest prefix of that list within the token budget.
-Several arguments are joined into one query with spaces.
-
-Time: a time phrase in the query ("last week", "in May 2024", "since March",
-"上周", "2024年5月", "三天前"; the grammar is in docs/time.md) is taken out of
-the words and restricts the hits to the entries dated in that range: an
-entry's date is its event date (add --date, front matter date:) or else its
-created time. --after DATE (inclusive) and --before DATE (exclusive), DATE
-being 2024-05-03 or an RFC 3339 time, give the range explicitly and then the
-whole query is words; --no-time keeps a phrase as words. The range filters
-before ranking: the hits are the best --limit entries inside it. A query that
-is only a time phrase, or no query with --after/--before, lists the entries in
-the range newest first (a timeline). Relative phrases are read from --now
-(default: the current time) in the zone --tz names (default: $TZ, else the
-local zone). The output says what range was understood (time_range in --json).
-
-The human output shows, per item, why it is there: a hit's score, BM25 score and
-the query terms it matched; a link's "via", the hit that links to it; and the
-estimated tokens. --json prints exactly one JSON object with the fields of the
-library's retrieve.Result (items, budget_used, embedding_used,
-unresolved_links, and dropped with --explain).
-
---segmenter defaults to off here: dictionary segmentation (gse) needs about two
-seconds and over 100 MB of memory to load its dictionary, more than most
-one-shot queries are worth; bigrams need nothing. Use auto or on for better
-Chinese word boundaries when that cost is acceptable.`,
-		Example: `  recall retrieve 想去海边玩
-  recall retrieve "peanut allergy" --limit 3 --no-budget
-  recall retrieve 周末 --budget 200 --explain
-  recall retrieve 海边 --json | jq '.items[].name'
-  recall retrieve "what did I eat last week"
-  recall retrieve 上周 --now 2025-06-04T09:00:00+08:00
-  recall retrieve --after 2024-05-01 --before 2024-06-01`,
+	cmd := documented(&cobra.Command{
+		Use: "retrieve QUERY",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 && o.time.after == "" && o.time.before == "" {
 				return usagef(cmd, "retrieve takes a QUERY (or --after/--before for a timeline)")
@@ -85,7 +47,7 @@ Chinese word boundaries when that cost is acceptable.`,
 			}
 			return o.run(cmd, strings.Join(args, " "))
 		},
-	}
+	})
 	f := cmd.Flags()
 	f.IntVarP(&o.limit, "limit", "n", retrieve.DefaultLimit, "at most `N` hits (links come on top)")
 	f.IntVar(&o.budget, "budget", retrieve.DefaultBudget, "token budget `N` for all items")
@@ -112,13 +74,10 @@ func (o *retrieveOptions) validate(cmd *cobra.Command) error {
 	if o.budget < 1 {
 		return usagef(cmd, "--budget must be at least 1, got %d (use --no-budget for none)", o.budget)
 	}
-	if err := o.analysis.validate(cmd, o.app); err != nil {
+	if err := o.time.validate(); err != nil {
 		return err
 	}
-	if err := o.time.validate(cmd); err != nil {
-		return err
-	}
-	return o.embedder.validate()
+	return o.embedder.config(o.analysis.config(o.app)).Check()
 }
 
 // params turns the flags into the service's retrieve parameters, the
@@ -153,8 +112,9 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		if err != nil {
 			return err
 		}
-		if msg := service.SkipSummary(stats.Skipped); msg != "" {
-			fmt.Fprintln(o.app.stderr, msg)
+		skips := &render.Skips{W: o.app.stderr}
+		for _, e := range stats.Skipped {
+			skips.Add(e)
 		}
 		res, req, err := m.Retrieve(ctx, o.params(query))
 		if err != nil {
@@ -163,6 +123,6 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		if o.json {
 			return service.WriteResultJSON(o.app.stdout, res)
 		}
-		return render.WriteResult(o.app.stdout, res, req.Budget, o.explain, render.Style{Color: o.app.color()})
+		return render.WriteResult(o.app.stdout, res, req.Budget, o.explain, render.StyleFor(o.app.stdout, o.app.getenv))
 	})
 }

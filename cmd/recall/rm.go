@@ -15,16 +15,13 @@ type rmOptions struct {
 
 func newRmCmd(a *app) *cobra.Command {
 	o := &rmOptions{app: a}
-	return &cobra.Command{
-		Use:     "rm CATEGORY NAME",
-		Short:   "Remove an entry",
-		Long:    `Rm removes CATEGORY:NAME. Removing an entry that does not exist is an error.`,
-		Example: `  recall rm trips 三亚之行`,
-		Args:    exactArgs("CATEGORY", "NAME"),
+	return documented(&cobra.Command{
+		Use:  "rm CATEGORY NAME",
+		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return o.run(cmd, args[0], args[1])
 		},
-	}
+	})
 }
 
 func (o *rmOptions) run(cmd *cobra.Command, category, name string) error {

@@ -10,9 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/buildinfo"
+	"github.com/recallhq/recall/docs/commands"
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/setup"
 )
 
 // Exit codes: 1 for a failed command, 2 for a command line that could not
@@ -39,16 +41,9 @@ type app struct {
 // environment lookup (os.Getenv in main, a map in tests).
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cobra.Command {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
-	root := &cobra.Command{
+	root := documented(&cobra.Command{
 		Use:                        "recall",
 		SuggestionsMinimumDistance: 2,
-		Short:                      "A memory for LLM agents: store entries, retrieve the relevant ones",
-		Long: `recall keeps memories as (category, name, content) entries that link to each
-other with [[category:name]], and retrieves the ones relevant to a query with
-BM25 plus one hop of links, within a token budget.
-
-The store is a folder of markdown files, or one bolt file when the path ends in
-.db. It comes from --store, else $RECALL_STORE, else a per-user data folder.`,
 		// Errors are printed once, as one line, by execute.
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -65,7 +60,7 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cmd.Help()
 		},
-	}
+	})
 	root.Version = buildinfo.Read().String()
 	root.SetVersionTemplate("recall {{.Version}}\n")
 	root.SetIn(stdin)
@@ -106,9 +101,12 @@ The store is a folder of markdown files, or one bolt file when the path ends in
 // execute runs root and turns its error into one line on its stderr and
 // an exit code.
 func execute(ctx context.Context, root *cobra.Command) int {
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return 0
+	}
+	if se := (*setup.Error)(nil); errors.As(err, &se) {
+		err = &usageError{cmd: cmd, msg: err.Error()} // a setting the command line gave
 	}
 	fmt.Fprintf(root.ErrOrStderr(), "recall: %s\n", oneLine(err.Error()))
 	var u *usageError
@@ -167,9 +165,14 @@ func plural(n int, one, many string) string { return render.Plural(n, one, many)
 // (progress.IsTerminal).
 func isTerminal(stream any) bool { return progress.IsTerminal(stream) }
 
-// color reports whether human output may use ANSI colour: only on a
-// terminal, and never when NO_COLOR is set (https://no-color.org) or the
-// terminal is dumb.
-func (a *app) color() bool {
-	return isTerminal(a.stdout) && a.getenv("NO_COLOR") == "" && a.getenv("TERM") != "dumb"
+// documented fills cmd's Short, Long and Example from its page of the
+// manual (docs/commands/NAME.md), which users read too. Every command has
+// one (TestEveryCommandHasAPage), so a missing page is a build mistake.
+func documented(cmd *cobra.Command) *cobra.Command {
+	p, err := commands.Lookup(cmd.Name())
+	if err != nil {
+		panic(err)
+	}
+	cmd.Short, cmd.Long, cmd.Example = p.Short, p.Long, p.Example
+	return cmd
 }

@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -33,94 +32,22 @@ type serveOptions struct {
 
 func newServeCmd(a *app) *cobra.Command {
 	o := &serveOptions{app: a}
-	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Serve the memory over an HTTP JSON API and MCP (Streamable HTTP)",
-		Long: `Serve answers HTTP requests on --addr (default ` + defaultServeAddr + `, loopback only):
-
-  POST   /v1/retrieve                   {"query": "...", "limit": 10, "budget_tokens": 800,
-                                         "expand_links": true, "explain": false,
-                                         "categories": ["..."], "tags": ["..."], "min_score": 0.3}
-                                        → the same JSON object as 'recall retrieve --json'
-  PUT    /v1/entries/CATEGORY/NAME      {"content": "...", "tags": ["..."]} → 201 added, 200 updated
-                                        (If-None-Match: * → 412 when it exists, nothing written)
-  POST   /v1/entries/CATEGORY/NAME/append  {"text": "..."}                  → 200
-  POST   /v1/entries/CATEGORY/NAME/edit    {"old_text": "...", "new_text": "..."} → 200, 422 when
-                                        old_text is absent or occurs more than once
-  GET    /v1/entries/CATEGORY/NAME      → the entry, as 'recall get --json' prints it
-  DELETE /v1/entries/CATEGORY/NAME      → 204
-  GET    /v1/entries[?category=C&limit=N&cursor=X]
-                                        → one page (default 200, at most 10000) as 'recall ls
-                                        --json' prints it; X-Total-Count, and X-Next-Cursor and
-                                        Link rel="next" when there is more
-  GET    /v1/categories                 → [{"category": "...", "count": N}, ...]
-  GET    /v1/backup[?format=jsonl]      → a backup of the live store: a bolt store's consistent
-                                        snapshot (a .db file), else (or with format=jsonl)
-                                        every entry as JSONL; see 'recall backup --help'
-  GET    /healthz                       → {"status": "ok", "revision": N, "indexed": true,
-                                         "unreadable": N}, 503 when the store is unavailable
-  GET    /v1/links/CATEGORY/NAME        → the entry's links (resolved or not) and backlinks
-  POST   /mcp                           MCP Streamable HTTP (stateless): the tools of 'recall mcp'
-                                        for hosts that connect by URL; same token and checks
-  GET    /                              → a web page over all of the above
-
-Only query is required; budget_tokens 0 means no budget. PUT is an upsert: an
-update keeps the entry's metadata, and its tags unless "tags" is given.
-Categories and names in paths are URL-escaped (projects/harbor is projects%2Fharbor). Bodies must be JSON sent as
-Content-Type: application/json, at most 4 MiB; a query at most 8192 bytes and
-256 distinct terms. Errors are JSON objects, {"error": "...", "field": "..."},
-with status 400 (bad JSON, unknown field, invalid name or value), 401 (token),
-403 (Host or Origin), 404, 405, 413 (body too large), 415 (not JSON), 422 or 503.
-A client has 30 s to read an answer once it is ready (then it is cut off), and
-large answers (1 MiB or more) being sent at once are held to 64 MiB: one more
-gets 503 with Retry-After, so clients that never read cannot pin memory.
-
-Binding anything but a loopback address requires a bearer token (--token, else
-$RECALL_TOKEN): clients send "Authorization: Bearer TOKEN". With a token set,
-every endpoint but /healthz requires it. Without a token, only requests whose
-Host is a loopback name or address (or a host given with --allow-host) and
-that carry no Origin of another site are answered: a web page cannot reach the
-memory through DNS rebinding or a cross-site form. A page on localhost but
-another port (a dev server) is another site: allow it with --allow-origin.
-
-The store must exist (a typo in --store is an error, not a new empty memory);
---create makes a missing one, as add does.
-
-A folder store is watched: edits made by the CLI, an editor or git are visible
-to the next retrieve within about a second. A bolt store is held by the server
-while it runs; other recall commands on it fail with "locked": send them here.
-SIGINT or SIGTERM stops the server gracefully: requests in flight finish (for
-up to 10 s), and every write that was answered is on disk.`,
-		Example: `  recall --store ~/memory serve
-  curl -s localhost:7411/v1/retrieve -H 'Content-Type: application/json' -d '{"query": "想去海边玩"}'
-  curl -s -X PUT localhost:7411/v1/entries/preferences/coffee -H 'Content-Type: application/json' -d '{"content": "Flat white, no sugar."}'
-  RECALL_TOKEN=s3cret recall serve --addr 0.0.0.0:7411`,
+	cmd := documented(&cobra.Command{
+		Use:  "serve",
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.engine.validate(cmd, a); err != nil {
+			if err := o.engine.config(a).Check(); err != nil {
 				return err
 			}
 			if !cmd.Flags().Changed("token") {
 				o.token = a.getenv("RECALL_TOKEN")
 			}
-			if o.token != strings.TrimSpace(o.token) || (o.token == "" && cmd.Flags().Changed("token")) {
-				return usagef(cmd, "the token (--token or $RECALL_TOKEN) is empty or has surrounding whitespace, which no client could send back")
-			}
-			host, _, err := net.SplitHostPort(o.addr)
-			if err != nil {
-				return usagef(cmd, "--addr %q is not a HOST:PORT address (for example 127.0.0.1:7411 or :7411): %v", o.addr, strings.TrimPrefix(err.Error(), "address "+o.addr+": "))
-			}
-			if !httpapi.IsLoopback(host) && o.token == "" {
-				return usagef(cmd, "--addr %s is not a loopback address: set a bearer token with --token or $RECALL_TOKEN", o.addr)
-			}
-			for _, h := range o.allowHosts {
-				if h == "" || strings.ContainsAny(h, "/: ") {
-					return usagef(cmd, "--allow-host %q: give a host name without scheme or port, e.g. recall.lan", h)
-				}
+			if err := httpapi.CheckListen(o.addr, o.token, cmd.Flags().Changed("token"), o.allowHosts); err != nil {
+				return usagef(cmd, "%v", err)
 			}
 			return o.run(cmd.Context())
 		},
-	}
+	})
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", defaultServeAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
 	f.StringVar(&o.token, "token", "", "require this bearer `TOKEN` (default $RECALL_TOKEN); needed off loopback")

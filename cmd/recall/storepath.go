@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 
@@ -19,41 +18,18 @@ const (
 )
 
 // storeLocation is the store a command works on: the --store flag, else
-// $RECALL_STORE, else the per-user default.
+// $RECALL_STORE, else the per-user default (location.Choose).
 func (a *app) storeLocation() (string, error) {
-	p := a.storeFlag
-	if p == "" {
-		p = a.getenv("RECALL_STORE")
-	}
-	if p == "" {
-		return location.DefaultPath(runtime.GOOS, a.getenv)
-	}
-	return location.ExpandHome(p, runtime.GOOS, a.getenv), nil
+	name, _, err := location.Choose(a.storeFlag, runtime.GOOS, a.getenv)
+	return name, err
 }
 
 // openStore opens the store the command line names, creating it in mode
-// create. Only the per-user default location, which no one types, gets
-// its parent folders (SPEC §8): a mistyped --store is an error, not a new
-// folder tree.
+// create (location.OpenChosen: only the per-user default gets its parent
+// folders, SPEC §8).
 func (a *app) openStore(ctx context.Context, mode openMode) (store.Store, location.Location, error) {
-	name, err := a.storeLocation()
-	if err != nil {
-		return nil, location.Location{}, err
-	}
-	loc, err := location.Parse(name)
-	if err != nil {
-		return nil, location.Location{}, err
-	}
-	st, err := loc.Open(ctx, &location.Options{
-		Create:        mode == create,
-		Parents:       a.storeFlag == "" && a.getenv("RECALL_STORE") == "",
-		CacheDir:      a.getenv("RECALL_CACHE_DIR"),
-		CacheInFolder: a.cacheInFolder,
-	})
-	if errors.Is(err, location.ErrNotExist) {
-		return nil, loc, fmt.Errorf("%w (add or import something first, or check --store and RECALL_STORE)", err)
-	}
-	return st, loc, err
+	return location.OpenChosen(ctx, a.storeFlag, location.Options{Create: mode == create,
+		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder}, a.getenv)
 }
 
 // openStoreAt opens the store at name (a folder, a .db file or a

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/timeexpr"
 )
 
@@ -14,6 +15,9 @@ type timeFlags struct {
 	after, before, now, tz string
 	noTime                 bool
 	zone                   *time.Location
+	// dates is --after/--before as validate read them (in zone, else
+	// the local zone).
+	dates timeexpr.Range
 }
 
 // register adds the flags; phrases says whether the command reads time
@@ -29,29 +33,11 @@ func (t *timeFlags) register(cmd *cobra.Command, phrases bool) {
 	}
 }
 
-func (t *timeFlags) validate(cmd *cobra.Command) error {
-	if t.tz != "" {
-		loc, err := time.LoadLocation(t.tz)
-		if err != nil {
-			return usagef(cmd, "--tz %q is not a time zone such as Asia/Shanghai or UTC", t.tz)
-		}
-		t.zone = loc
-	}
-	// The service checks them again; here the error names the flag.
-	for _, f := range [][2]string{{"--after", t.after}, {"--before", t.before}} {
-		if f[1] == "" {
-			continue
-		}
-		if _, err := timeexpr.ParseDate(f[1], t.zone); err != nil {
-			return usagef(cmd, "%s: %v", f[0], err)
-		}
-	}
-	if t.now != "" {
-		if _, err := time.Parse(time.RFC3339Nano, t.now); err != nil {
-			return usagef(cmd, "--now %q is not an RFC 3339 time such as 2025-06-01T09:00:00+08:00", t.now)
-		}
-	}
-	return nil
+// validate checks the flags (setup.Time) and keeps the zone and range
+// they give.
+func (t *timeFlags) validate() (err error) {
+	t.zone, t.dates, err = setup.Time{After: t.after, Before: t.before, Now: t.now, TZ: t.tz}.Parse()
+	return err
 }
 
 // fill puts the flags into the service's parameters, which check them.

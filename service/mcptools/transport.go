@@ -234,11 +234,11 @@ func check(line []byte) (id json.RawMessage, code int, msg string, req *jsonrpc.
 	} else if id == nil {
 		return nil, codeInvalidRequest, `a frame needs a "method" (or, for a response, an "id")`, nil
 	}
-	if err := jsonkeys.Check(t, envelopeKeys, 0); err != nil {
+	if err := jsonkeys.Check(t, envelopeKeys, MaxFrameDepth); err != nil {
+		if ke := (*jsonkeys.Error)(nil); errors.As(err, &ke) && ke.Key == "" { // nesting too deep
+			return id, codeInvalidRequest, fmt.Sprintf("the frame nests more than %d levels deep", MaxFrameDepth), nil
+		}
 		return id, codeInvalidRequest, err.Error(), nil
-	}
-	if depth(t) > MaxFrameDepth {
-		return id, codeInvalidRequest, fmt.Sprintf("the frame nests more than %d levels deep", MaxFrameDepth), nil
 	}
 	// The SDK's decoder is the last word: what it refuses would end the
 	// session, so it is answered here instead.
@@ -248,27 +248,6 @@ func check(line []byte) (id json.RawMessage, code int, msg string, req *jsonrpc.
 	}
 	req, _ = m.(*jsonrpc.Request)
 	return id, 0, "", req
-}
-
-// depth is how deeply the valid JSON text b nests.
-func depth(b []byte) int {
-	d, deepest, inString := 0, 0, false
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
-			if d++; d > deepest {
-				deepest = d
-			}
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return deepest
 }
 
 // readLine returns the next line without its "\n" or "\r\n". A line

@@ -268,3 +268,22 @@ func TestStdioAnswersEverythingBeforeEOF(t *testing.T) {
 		}
 	}
 }
+
+// check's answers to frames that nest too deep or break the key rule:
+// the limit is MaxFrameDepth levels, the top-level object included.
+func TestCheckDepthAndKeys(t *testing.T) {
+	for _, tt := range []struct {
+		frame string
+		msg   string // "" for a frame to pass on
+	}{
+		{nested(MaxFrameDepth), ""},
+		{nested(MaxFrameDepth + 1), "the frame nests more than 1000 levels deep"},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping","method":"x"}`, `key "method" appears twice`},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":1,"a":2}}`, `params: key "a" appears twice`},
+	} {
+		_, code, msg, _ := check([]byte(tt.frame))
+		if msg != tt.msg || (tt.msg == "") != (code == 0) {
+			t.Errorf("%.60s: code %d, %q; want %q", tt.frame, code, msg, tt.msg)
+		}
+	}
+}

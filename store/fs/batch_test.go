@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -345,6 +346,9 @@ func TestPutBatchConcurrent(t *testing.T) {
 // in the other order, and k2's slot held elsewhere, a lockEntries of both
 // must wait for k2's slot first, leaving k1's free.
 func TestLockEntriesOrder(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("slot locks are Linux's; elsewhere the lock is the whole file")
+	}
 	var k1, k2 store.Key
 	for i := 0; ; i++ {
 		k1 = store.Key{Category: "a", Name: fmt.Sprintf("n%d", i)}
@@ -366,6 +370,15 @@ func TestLockEntriesOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The positive signal: the batch found k2's slot held and waits for it.
+	waiting := make(chan struct{})
+	var once sync.Once
+	testHookLockWait = func(off int64) {
+		if off == lockSlot(k2) {
+			once.Do(func() { close(waiting) })
+		}
+	}
+	t.Cleanup(func() { testHookLockWait = nil })
 	locked := make(chan func())
 	go func() {
 		unlock, err := batch.lockEntries(ctx, []store.Key{k1, k2})
@@ -375,7 +388,11 @@ func TestLockEntriesOrder(t *testing.T) {
 		}
 		locked <- unlock
 	}()
-	time.Sleep(100 * time.Millisecond) // the batch is now waiting for k2's slot
+	select {
+	case <-waiting:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the batch never waited for k2's slot")
+	}
 	pctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	unlockProbe, err := probe.lockEntry(pctx, k1)

@@ -23,6 +23,11 @@ import (
 // lockSlots is how many bytes of the lock file the keys hash onto.
 const lockSlots = 1 << 20
 
+// testHookLockWait, when set by a test, is called with the slot's offset
+// each time a cross-process slot lock finds the slot held and starts to
+// wait (Linux only).
+var testHookLockWait func(off int64)
+
 func (s *Store) lockPath() string { return filepath.Join(s.root, ".recall", "lock") }
 
 func lockSlot(k store.Key) int64 {

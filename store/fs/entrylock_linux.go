@@ -38,13 +38,16 @@ func lockRanges(ctx context.Context, path string, offs []int64) (unlock func(), 
 func lockByte(ctx context.Context, f *os.File, path string, off int64) error {
 	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: 0, Start: off, Len: 1}
 	delay := 50 * time.Microsecond
-	for {
+	for waited := false; ; waited = true {
 		err := unix.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk)
 		if err == nil {
 			return nil
 		}
 		if !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EACCES) && !errors.Is(err, unix.EINTR) {
 			return fmt.Errorf("lock %s: %w", path, err)
+		}
+		if !waited && testHookLockWait != nil {
+			testHookLockWait(off)
 		}
 		t := time.NewTimer(delay)
 		select {

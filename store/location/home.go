@@ -1,9 +1,14 @@
 package location
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
+
+	"github.com/recallhq/recall/store"
 )
 
 // DefaultPath is the per-user data folder for the store on goos (runtime.GOOS
@@ -65,4 +70,42 @@ func ExpandHome(p, goos string, getenv func(string) string) string {
 		return p
 	}
 	return home + rest
+}
+
+// Choose returns the store a command names: flag (recall's --store), else
+// $RECALL_STORE, else DefaultPath; a leading "~" is expanded (ExpandHome).
+// isDefault reports the per-user default, the one location whose parent
+// folders may be created (Options.Parents): no one types it, while a
+// mistyped --store must be an error, not a new folder tree.
+func Choose(flag, goos string, getenv func(string) string) (name string, isDefault bool, err error) {
+	p := flag
+	if p == "" {
+		p = getenv("RECALL_STORE")
+	}
+	if p == "" {
+		p, err = DefaultPath(goos, getenv)
+		return p, err == nil, err
+	}
+	return ExpandHome(p, goos, getenv), false, nil
+}
+
+// OpenChosen opens the store Choose names on this system with opts,
+// creating it when opts.Create is set (its parent folders too for the
+// per-user default only: OpenChosen sets opts.Parents). A missing store's
+// error wraps ErrNotExist and says how to make one or name another.
+func OpenChosen(ctx context.Context, flag string, opts Options, getenv func(string) string) (store.Store, Location, error) {
+	name, isDefault, err := Choose(flag, runtime.GOOS, getenv)
+	if err != nil {
+		return nil, Location{}, err
+	}
+	loc, err := Parse(name)
+	if err != nil {
+		return nil, Location{}, err
+	}
+	opts.Parents = isDefault
+	st, err := loc.Open(ctx, &opts)
+	if errors.Is(err, ErrNotExist) {
+		return nil, loc, fmt.Errorf("%w (add or import something first, or check --store and RECALL_STORE)", err)
+	}
+	return st, loc, err
 }

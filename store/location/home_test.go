@@ -1,6 +1,8 @@
 package location
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,5 +69,43 @@ func TestExpandHome(t *testing.T) {
 	}
 	if got := ExpandHome("~/m", "linux", func(string) string { return "" }); got != "~/m" {
 		t.Errorf("without HOME: %q, want it unchanged", got)
+	}
+}
+
+// Choose takes --store, else $RECALL_STORE, else the per-user default,
+// which alone counts as the default; OpenChosen creates a missing store
+// only when asked, and says how to make one.
+func TestChoose(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	for _, tt := range []struct {
+		flag      string
+		env       map[string]string
+		name      string
+		isDefault bool
+		err       string
+	}{
+		{"/m", map[string]string{"RECALL_STORE": "/other", "HOME": "/h"}, "/m", false, ""},
+		{"~/m.db", map[string]string{"HOME": "/h"}, "/h/m.db", false, ""},
+		{"", map[string]string{"RECALL_STORE": "~/m", "HOME": "/h"}, "/h/m", false, ""},
+		{"", map[string]string{"HOME": "/h"}, "/h/.local/share/recall/memory", true, ""},
+		{"", map[string]string{}, "", false, "no default store: $HOME is unset"},
+	} {
+		name, isDefault, err := Choose(tt.flag, "linux", env(tt.env))
+		if name != tt.name || isDefault != tt.isDefault || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+			t.Errorf("Choose(%q, %v) = %q, %v, %v; want %q, %v, %q", tt.flag, tt.env, name, isDefault, err, tt.name, tt.isDefault, tt.err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "m")
+	_, _, err := OpenChosen(context.Background(), dir, Options{}, env(nil))
+	if !errors.Is(err, ErrNotExist) || !strings.Contains(err.Error(), "add or import something first") {
+		t.Fatalf("a missing store: %v", err)
+	}
+	st, loc, err := OpenChosen(context.Background(), dir, Options{Create: true}, env(nil))
+	if err != nil || loc.Backend != Folder {
+		t.Fatalf("create: %v, %v", loc, err)
+	}
+	st.Close()
+	if _, _, err := OpenChosen(context.Background(), filepath.Join(dir, "a", "b.db"), Options{Create: true}, env(nil)); err == nil {
+		t.Error("a typed location got its parent folders")
 	}
 }
