@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -112,9 +113,8 @@ func (o *retrieveOptions) run(cmd *cobra.Command, query string) error {
 		if err != nil {
 			return err
 		}
-		skips := &render.Skips{W: o.app.stderr}
-		for _, e := range stats.Skipped {
-			skips.Add(e)
+		if msg := service.SkipSummary(stats.Skipped); msg != "" {
+			fmt.Fprintln(o.app.stderr, msg)
 		}
 		res, req, err := m.Retrieve(ctx, o.params(query))
 		if err != nil {
