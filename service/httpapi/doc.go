@@ -32,6 +32,11 @@
 //	                                           (the default for other stores); see Handler.backup
 //	GET    /healthz                            {"status":"ok","revision","indexed","unreadable"}; 503 when unavailable
 //
+// Routes lists these endpoints. Options.Path moves them: "/v1/m/alice"
+// serves /v1/m/alice/retrieve, ..., /v1/m/alice/healthz (package
+// service/tenants serves several memories so, one Handler each, made
+// with Options.Authorized after checking the request's token itself).
+//
 // Categories and names are URL-escaped in paths: a category path's "/" is
 // %2F (/v1/entries/projects%2Fharbor/notes); the 404 for a path with an
 // unescaped one says so.
@@ -55,7 +60,8 @@
 // name or one of Options.AllowOrigins: a web page can reach neither through DNS
 // rebinding nor by a cross-site request, and since bodies must be
 // application/json, no page can send one without a CORS preflight, which
-// the handler never grants.
+// the handler never grants. Guard is that check on its own, for a server
+// that routes requests before they reach a Handler.
 //
 // # Slow readers
 //
