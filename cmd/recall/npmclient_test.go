@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/recallhq/recall/service/mcptools"
 )
 
 // TestMCPWithNPMClient drives `recall mcp` with a client this project did
@@ -17,46 +19,78 @@ import (
 // structuredContent against the tool's output schema. .ci/run installs the
 // SDK from npm; in CI (CI=true) a missing node or SDK fails the test.
 func TestMCPWithNPMClient(t *testing.T) {
-	dir, _ := filepath.Abs(filepath.Join("testdata", "npmclient"))
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
-	}
-	if err != nil {
-		msg := "the npm MCP client is not installed (" + err.Error() + "): run `npm install` in cmd/recall/testdata/npmclient, or bash .ci/run"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	dir, node := npmPackage(t, "npmclient", "@modelcontextprotocol/sdk")
 	store := copySample(t)
 	want := newCLI(t, nil).ok("--store", store, "retrieve", "想去海边玩", "--limit", "3", "--no-budget", "--json")
 
 	cmd := exec.Command(node, "client.mjs", recallBinary(t), store)
 	cmd.Dir = dir
 	cmd.Env = childEnv(t)
+	checkNPMReport(t, runNode(t, cmd), want)
+}
+
+// npmPackage returns testdata/FOLDER (absolute) and node, once npm has
+// installed pkg there; without them it skips the test, or fails it in CI
+// (CI=true), where .ci/run installs them.
+func npmPackage(t *testing.T, folder, pkg string) (dir, node string) {
+	t.Helper()
+	dir, _ = filepath.Abs(filepath.Join("testdata", folder))
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json"))
+	}
+	if err != nil {
+		msg := "npm package " + pkg + " is not installed (" + err.Error() + "): run `npm install` in cmd/recall/testdata/" + folder + ", or bash .ci/run"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return dir, node
+}
+
+// runNode runs a node command and returns its stdout.
+func runNode(t *testing.T, cmd *exec.Cmd) []byte {
+	t.Helper()
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node client: %v\nstderr:\n%s", err, stderr)
+		t.Fatalf("node %v: %v\nstderr:\n%s", cmd.Args[1:], err, stderr)
 	}
-	var report struct {
-		Tools map[string]struct {
-			InputSchema     map[string]any `json:"inputSchema"`
-			HasOutputSchema bool           `json:"hasOutputSchema"`
-		} `json:"tools"`
-		Calls []struct {
-			Name       string         `json:"name"`
-			Args       map[string]any `json:"args"`
-			IsError    bool           `json:"isError"`
-			Text       string         `json:"text"`
-			Structured map[string]any `json:"structured"`
-			Thrown     string         `json:"thrown"`
-		} `json:"calls"`
-	}
+	return out
+}
+
+// npmReport is what client.mjs prints.
+type npmReport struct {
+	Tools map[string]struct {
+		InputSchema     map[string]any `json:"inputSchema"`
+		HasOutputSchema bool           `json:"hasOutputSchema"`
+	} `json:"tools"`
+	Calls []struct {
+		Name       string         `json:"name"`
+		Args       map[string]any `json:"args"`
+		IsError    bool           `json:"isError"`
+		Text       string         `json:"text"`
+		Structured map[string]any `json:"structured"`
+		Thrown     string         `json:"thrown"`
+	} `json:"calls"`
+	Server          struct{ Name, Version string } `json:"server"`
+	Instructions    string                         `json:"instructions"`
+	ProtocolVersion string                         `json:"protocolVersion"`
+}
+
+// checkNPMReport checks what client.mjs saw of the sample store, against
+// want, `recall retrieve 想去海边玩 --limit 3 --no-budget --json` before
+// the calls.
+func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
+	t.Helper()
+	var report npmReport
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("report: %v\n%s", err, out)
+	}
+	if report.Server.Name != "recall" || report.Instructions != mcptools.Instructions {
+		t.Errorf("handshake: server %+v, instructions %q", report.Server, report.Instructions)
 	}
 	if len(report.Tools) != 8 {
 		t.Errorf("tools: %v", report.Tools)
@@ -156,4 +190,5 @@ func TestMCPWithNPMClient(t *testing.T) {
 	if d := report.Tools["retrieve"].InputSchema["properties"].(map[string]any); d["after"] == nil || d["now"] == nil {
 		t.Errorf("retrieve schema lacks after/now: %v", d)
 	}
+	return report
 }

@@ -1,15 +1,26 @@
-// Drives `recall mcp` with the official TypeScript MCP client and prints
-// what every call returned, as one JSON object, for TestMCPWithNPMClient.
+// Drives recall with the official TypeScript MCP client and prints what
+// every call returned, as one JSON object, for TestMCPWithNPMClient (stdio:
+// `recall mcp` as a subprocess) and TestMCPHTTPWithNPMClient (Streamable
+// HTTP: the /mcp endpoint of a running `recall serve`, with the bearer
+// token in $RECALL_TOKEN).
 // Usage: node client.mjs RECALL_BINARY STORE_PATH
+//        node client.mjs http://127.0.0.1:7411/mcp
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-const [bin, store] = process.argv.slice(2);
-const transport = new StdioClientTransport({ command: bin, args: ["--store", store, "mcp"], stderr: "inherit" });
+const [target, store] = process.argv.slice(2);
+const http = /^https?:\/\//.test(target);
+const transport = http
+  ? new StreamableHTTPClientTransport(new URL(target), {
+      requestInit: { headers: process.env.RECALL_TOKEN ? { Authorization: `Bearer ${process.env.RECALL_TOKEN}` } : {} },
+    })
+  : new StdioClientTransport({ command: target, args: ["--store", store, "mcp"], stderr: "inherit" });
 const client = new Client({ name: "recall-npm-test", version: "0" });
 await client.connect(transport);
 
-const out = { tools: {}, calls: [] };
+const out = { tools: {}, calls: [], server: client.getServerVersion(), instructions: client.getInstructions() ?? "" };
+if (http) out.protocolVersion = transport.protocolVersion ?? "";
 for (const t of (await client.listTools()).tools) {
   out.tools[t.name] = { inputSchema: t.inputSchema, hasOutputSchema: !!t.outputSchema };
 }
@@ -49,5 +60,6 @@ await call("retrieve", { query: "", after: "2025-05-26", before: "2025-06-02", n
 await call("retrieve", { query: "beach", after: "May 3rd" });
 await call("get", { category: "diary", name: "npm beach" });
 
+if (http) await transport.terminateSession(); // a stateless server has no session: a no-op
 await client.close();
 process.stdout.write(JSON.stringify(out));
