@@ -10,11 +10,15 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/service/httpapi"
 	"github.com/recallhq/recall/service/mcptools"
+	"github.com/recallhq/recall/service/tenants"
+	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/web"
 )
 
@@ -29,6 +33,11 @@ type serveOptions struct {
 	allowOrigs []string
 	quiet      bool
 	create     bool
+
+	memories      []string // NAME=STORE: several memories (service/tenants)
+	memoryTokens  []string // NAME=@FILE or NAME=env:VAR
+	defaultMemory string
+	idleClose     time.Duration
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -81,6 +90,17 @@ that carry no Origin of another site are answered: a web page cannot reach the
 memory through DNS rebinding or a cross-site form. A page on localhost but
 another port (a dev server) is another site: allow it with --allow-origin.
 
+Several memories: --memory NAME=STORE (repeat; STORE a folder, a .db file or a
+postgres:// URL, ?schema=NAME for one schema each) serves each at
+/v1/m/NAME/... (every route above, /healthz too, with the token) and at
+/mcp/NAME. --memory-token NAME=@FILE (a file of tokens, one a line) or
+NAME=env:VAR gives a memory its tokens; --token or $RECALL_TOKEN is then the
+admin token, which reaches every memory. Another memory's token gets 404, as
+a memory that does not exist. /v1/..., /mcp and /healthz serve the memory
+--default-memory names, else they are 404 (/healthz: {"status":"ok"}). A
+memory is opened by its first request; --idle-close 10m closes one unused for
+10 minutes (freeing its index; the next request opens it again).
+
 The store must exist (a typo in --store is an error, not a new empty memory);
 --create makes a missing one, as add does.
 
@@ -92,7 +112,8 @@ up to 10 s), and every write that was answered is on disk.`,
 		Example: `  recall --store ~/memory serve
   curl -s localhost:7411/v1/retrieve -H 'Content-Type: application/json' -d '{"query": "想去海边玩"}'
   curl -s -X PUT localhost:7411/v1/entries/preferences/coffee -H 'Content-Type: application/json' -d '{"content": "Flat white, no sugar."}'
-  RECALL_TOKEN=s3cret recall serve --addr 0.0.0.0:7411`,
+  RECALL_TOKEN=s3cret recall serve --addr 0.0.0.0:7411
+  recall serve --memory alice=~/alice.db --memory-token alice=@alice.token --memory bob=~/bob --memory-token bob=@bob.token`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.engine.validate(cmd, a); err != nil {
@@ -108,12 +129,23 @@ up to 10 s), and every write that was answered is on disk.`,
 			if err != nil {
 				return usagef(cmd, "--addr %q is not a HOST:PORT address (for example 127.0.0.1:7411 or :7411): %v", o.addr, strings.TrimPrefix(err.Error(), "address "+o.addr+": "))
 			}
-			if !httpapi.IsLoopback(host) && o.token == "" {
+			if !httpapi.IsLoopback(host) && o.token == "" && len(o.memoryTokens) == 0 {
 				return usagef(cmd, "--addr %s is not a loopback address: set a bearer token with --token or $RECALL_TOKEN", o.addr)
 			}
 			for _, h := range o.allowHosts {
 				if h == "" || strings.ContainsAny(h, "/: ") {
 					return usagef(cmd, "--allow-host %q: give a host name without scheme or port, e.g. recall.lan", h)
+				}
+			}
+			if len(o.memories) > 0 {
+				if cmd.Flags().Changed("store") {
+					return usagef(cmd, "--store and --memory do not go together: give every memory with --memory NAME=STORE (and --default-memory NAME for the /v1 and /mcp routes)")
+				}
+				return o.runMemories(cmd.Context())
+			}
+			for _, fl := range []string{"memory-token", "default-memory", "idle-close"} {
+				if cmd.Flags().Changed(fl) {
+					return usagef(cmd, "--%s needs --memory NAME=STORE (it is for serving several memories)", fl)
 				}
 			}
 			return o.run(cmd.Context())
@@ -126,8 +158,54 @@ up to 10 s), and every write that was answered is on disk.`,
 	f.StringArrayVar(&o.allowOrigs, "allow-origin", nil, "also answer requests from web pages of `ORIGIN` (http://localhost:3000) when there is no token (repeat for several)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not log one line per request on stderr")
 	f.BoolVar(&o.create, "create", false, "create the store when it does not exist (without it, a missing store is an error, as for read commands)")
+	f.StringArrayVar(&o.memories, "memory", nil, "serve the store `NAME=STORE` as memory NAME at /v1/m/NAME/... and /mcp/NAME (repeat for several; --token is then the admin token, for all)")
+	f.StringArrayVar(&o.memoryTokens, "memory-token", nil, "memory NAME's tokens: `NAME=@FILE` (one a line) or NAME=env:VAR (repeat for several)")
+	f.StringVar(&o.defaultMemory, "default-memory", "", "with --memory, also serve memory `NAME` at /v1/..., /mcp and /healthz (else those are 404)")
+	f.DurationVar(&o.idleClose, "idle-close", 0, "with --memory, close a memory unused for `DURATION` (0: keep it open once opened)")
 	o.engine.register(cmd)
 	return cmd
+}
+
+// runMemories serves several memories (service/tenants).
+func (o *serveOptions) runMemories(ctx context.Context) error {
+	a := o.app
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger := log.New(a.stderr, "recall serve: ", 0)
+	mems, err := tenants.ParseFlags(o.memories, o.memoryTokens, a.getenv)
+	if err != nil {
+		return err
+	}
+	opts := tenants.Options{Memories: mems, Default: o.defaultMemory, Create: o.create, IdleClose: o.idleClose,
+		AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Log: logger, RequestLog: logger,
+		MCP: mcptools.Options{Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))},
+		Open: func(name string, st store.Store) (*service.Memory, error) {
+			return a.newMemory(st, &o.engine, log.New(a.stderr, "recall serve: "+name+": ", 0))
+		}}
+	if o.token != "" {
+		opts.AdminTokens = []string{o.token}
+	}
+	if o.quiet {
+		opts.RequestLog = nil
+	}
+	s, err := tenants.New(opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	logger.Printf("listening on http://%s, serving %d memories at /v1/m/NAME/ and /mcp/NAME", ln.Addr(), len(mems))
+	if err := httpapi.Serve(ctx, ln, s, logger); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	logger.Printf("stopped")
+	return nil
 }
 
 func (o *serveOptions) run(ctx context.Context) error {

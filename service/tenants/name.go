@@ -117,3 +117,34 @@ func ParseMemoryToken(s string, getenv func(string) string) (name string, tokens
 	}
 	return name, tokens, nil
 }
+
+// ParseFlags reads the memories of `recall serve`'s flags: each of
+// memories NAME=STORE (ParseMemory), each of tokens NAME=@FILE or
+// NAME=env:VAR (ParseMemoryToken), which must name one of the memories.
+func ParseFlags(memories, tokens []string, getenv func(string) string) ([]Memory, error) {
+	var mems []Memory
+	at := map[string]int{}
+	for _, s := range memories {
+		m, err := ParseMemory(s)
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := at[m.Name]; dup {
+			return nil, fmt.Errorf("memory %s is given twice", m.Name)
+		}
+		at[m.Name] = len(mems)
+		mems = append(mems, m)
+	}
+	for _, s := range tokens {
+		name, toks, err := ParseMemoryToken(s, getenv)
+		if err != nil {
+			return nil, err
+		}
+		i, ok := at[name]
+		if !ok {
+			return nil, fmt.Errorf("a token is given for memory %s, which is not served (give it with NAME=STORE)", name)
+		}
+		mems[i].Tokens = append(mems[i].Tokens, toks...)
+	}
+	return mems, nil
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// `recall serve --memory` through the command line: two memories of two
+// backends, one token from a file and one from the environment, the admin
+// token from $RECALL_TOKEN, a default memory; no token reaches the log.
+func TestServeMemories(t *testing.T) {
+	dir := t.TempDir()
+	sample := copySample(t)
+	tokFile := filepath.Join(dir, "alice.token")
+	os.WriteFile(tokFile, []byte("alice-s3cret\n"), 0o600)
+	env := map[string]string{"RECALL_TOKEN": "admin-s3cret", "BOB_TOKEN": "bob-s3cret"}
+	var stderr syncBuffer
+	root := newRootCmd(nil, io.Discard, &stderr, func(k string) string { return env[k] })
+	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--create",
+		"--memory", "alice=" + sample, "--memory", "bob=" + filepath.Join(dir, "bob.db"),
+		"--memory-token", "alice=@" + tokFile, "--memory-token", "bob=env:BOB_TOKEN", "--default-memory", "alice"})
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	code := make(chan int, 1)
+	go func() { code <- execute(ctx, root) }()
+	base := listenAddr(t, &stderr)
+
+	req := func(method, path, token, body string) (int, string) {
+		t.Helper()
+		r, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		if body != "" {
+			r.Header.Set("Content-Type", "application/json")
+		}
+		if token != "" {
+			r.Header.Set("Authorization", "Bearer "+token)
+		}
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if c, b := req("POST", "/v1/m/alice/retrieve", "alice-s3cret", `{"query":"想去海边玩"}`); c != 200 || !strings.Contains(b, "trips") {
+		t.Errorf("alice retrieve: %d %s", c, b)
+	}
+	if c, b := req("POST", "/v1/retrieve", "alice-s3cret", `{"query":"想去海边玩"}`); c != 200 || !strings.Contains(b, "trips") {
+		t.Errorf("default memory retrieve: %d %s", c, b)
+	}
+	if c, _ := req("POST", "/v1/m/alice/retrieve", "bob-s3cret", `{"query":"x"}`); c != 404 {
+		t.Errorf("bob's token on alice: %d, want 404", c)
+	}
+	if c, b := req("PUT", "/v1/m/bob/entries/notes/x", "bob-s3cret", `{"content":"bob's"}`); c != 201 {
+		t.Errorf("bob PUT: %d %s", c, b)
+	}
+	if c, b := req("GET", "/v1/m/bob/entries/notes/x", "admin-s3cret", ""); c != 200 || !strings.Contains(b, "bob's") {
+		t.Errorf("admin GET on bob: %d %s", c, b)
+	}
+	if c, b := req("POST", "/mcp/bob", "bob-s3cret", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`); c != 200 || !strings.Contains(b, "retrieve") {
+		t.Errorf("bob MCP: %d %s", c, b)
+	}
+	stop()
+	if c := <-code; c != 0 {
+		t.Fatalf("serve exited %d:\n%s", c, stderr.String())
+	}
+	log := stderr.String()
+	for _, want := range []string{"serving 2 memories", "memory alice: opened", "PUT /v1/m/bob/entries/notes/x 201", "stopped"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, "s3cret") {
+		t.Errorf("a token reached the log:\n%s", log)
+	}
+	// Stopped means bob's bolt file is free, with the write in it.
+	st := openBolt(t, filepath.Join(dir, "bob.db"))
+	defer st.Close()
+	if e, err := st.Get(context.Background(), "notes", "x"); err != nil || e.Content != "bob's" {
+		t.Errorf("after shutdown: %+v %v", e, err)
+	}
+}
+
+func TestServeMemoriesUsage(t *testing.T) {
+	sample := copySample(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--store", sample, "serve", "--memory", "a=" + sample}, "--store and --memory"},
+		{[]string{"serve", "--memory-token", "a=env:X"}, "--memory-token needs --memory"},
+		{[]string{"serve", "--idle-close", "1m"}, "--idle-close needs --memory"},
+		{[]string{"serve", "--memory", "a=" + sample, "--addr", "0.0.0.0:0"}, "--token or $RECALL_TOKEN"},
+	} {
+		if msg := newCLI(t, nil).fails(exitUsage, c.args...); !strings.Contains(msg, c.want) {
+			t.Errorf("%q: %s, want %q", c.args, msg, c.want)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--memory", "A=" + sample}, "lower-case"},
+		{[]string{"serve", "--memory", "a=" + sample, "--memory-token", "a=literal-s3cret"}, "@FILE"},
+		{[]string{"serve", "--memory", "a=" + filepath.Join(t.TempDir(), "typo.db")}, "store does not exist"},
+	} {
+		if msg := newCLI(t, nil).fails(1, c.args...); !strings.Contains(msg, c.want) || strings.Contains(msg, "s3cret") {
+			t.Errorf("%q: %s, want %q", c.args, msg, c.want)
+		}
+	}
+}
