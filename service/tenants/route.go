@@ -88,7 +88,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case single:
 		l.single.ServeHTTP(w, r)
 	case mcp:
-		l.mcp.ServeHTTP(w, r)
+		l.mcp().ServeHTTP(w, r)
 	}
 }
 

@@ -39,9 +39,9 @@ type tenant struct {
 type live struct {
 	m      *service.Memory
 	st     store.Store
-	api    http.Handler // at /v1/m/NAME
-	single http.Handler // at /v1 and /healthz (the default memory)
-	mcp    http.Handler
+	api    http.Handler        // at /v1/m/NAME
+	single http.Handler        // at /v1 and /healthz; nil but for the default memory
+	mcp    func() http.Handler // made by the first MCP request (its tool schemas are ~190 KB)
 
 	inflight int       // requests using it (under tenant.mu)
 	last     time.Time // when the last of them ended (under tenant.mu)
@@ -130,7 +130,8 @@ func (s *Server) build(t *tenant) (*live, error) {
 		return nil, err
 	}
 	l := &live{m: m, st: st}
-	if l.api, err = httpapi.New(m, httpapi.Options{Path: "/v1/m/" + t.name, Authorized: true}); err == nil {
+	l.api, err = httpapi.New(m, httpapi.Options{Path: "/v1/m/" + t.name, Authorized: true})
+	if err == nil && t == s.def {
 		l.single, err = httpapi.New(m, httpapi.Options{Authorized: true})
 	}
 	if err == nil {
@@ -140,7 +141,7 @@ func (s *Server) build(t *tenant) (*live, error) {
 		closeLive(l)
 		return nil, err
 	}
-	l.mcp = mcptools.NewHTTPHandler(m, s.mcpOpts)
+	l.mcp = sync.OnceValue(func() http.Handler { return mcptools.NewHTTPHandler(m, s.mcpOpts) })
 	return l, nil
 }
 
