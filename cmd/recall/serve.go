@@ -44,7 +44,7 @@ func newServeCmd(a *app) *cobra.Command {
 	o := &serveOptions{app: a}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the memory over an HTTP JSON API",
+		Short: "Serve the memory over an HTTP JSON API and MCP (Streamable HTTP)",
 		Long: `Serve answers HTTP requests on --addr (default ` + defaultServeAddr + `, loopback only):
 
   POST   /v1/retrieve                   {"query": "...", "limit": 10, "budget_tokens": 800,
@@ -69,6 +69,8 @@ func newServeCmd(a *app) *cobra.Command {
   GET    /healthz                       → {"status": "ok", "revision": N, "indexed": true,
                                          "unreadable": N}, 503 when the store is unavailable
   GET    /v1/links/CATEGORY/NAME        → the entry's links (resolved or not) and backlinks
+  POST   /mcp                           MCP Streamable HTTP (stateless): the tools of 'recall mcp'
+                                        for hosts that connect by URL; same token and checks
   GET    /                              → a web page over all of the above
 
 Only query is required; budget_tokens 0 means no budget. PUT is an upsert: an

@@ -18,6 +18,7 @@ import (
 
 	"github.com/recallhq/recall/internal/synth"
 	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service/mcptools"
 	boltstore "github.com/recallhq/recall/store/bolt"
 )
 
@@ -76,6 +77,7 @@ func newServeBench(b *testing.B) *serveBench {
 	if err != nil {
 		b.Fatal(err)
 	}
+	h.Handle("/mcp", mcptools.NewHTTPHandler(m, mcptools.Options{})) // as recall serve mounts it (BenchmarkServeMCP)
 	hs := httptest.NewServer(h)
 	tr := &http.Transport{MaxIdleConns: 256, MaxIdleConnsPerHost: 256, ReadBufferSize: 64 << 10}
 	b.Cleanup(func() {

@@ -32,6 +32,11 @@
 //	                                           (the default for other stores); see Handler.backup
 //	GET    /healthz                            {"status":"ok","revision","indexed","unreadable"}; 503 when unavailable
 //
+// Handle mounts more endpoints behind the same checks: `recall serve`
+// mounts the web page's GET /v1/links/{category}/{name} (package web) and
+// MCP Streamable HTTP at /mcp (mcptools.NewHTTPHandler), so /mcp has the
+// same token, Host and Origin rules as the endpoints above.
+//
 // Routes lists these endpoints. Options.Path moves them: "/v1/m/alice"
 // serves /v1/m/alice/retrieve, ..., /v1/m/alice/healthz (package
 // service/tenants serves several memories so, one Handler each, made

@@ -2,7 +2,9 @@ package mcptools
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -14,20 +16,39 @@ import (
 // fits one transport fits the other.
 const MaxHTTPBodyBytes = MaxFrameBytes
 
+// Bounds on the streams of NewHTTPHandler (Options.MaxStreams,
+// Options.StreamTimeout).
+const (
+	DefaultMaxStreams = 64
+	// DefaultStreamTimeout is below httpapi.DefaultWriteTimeout and the
+	// minute httpapi.Serve gives a request, so that a stream served
+	// behind them ends cleanly, with its answer, rather than being cut.
+	DefaultStreamTimeout = 25 * time.Second
+)
+
 // NewHTTPHandler returns an http.Handler that serves NewServer's server
 // (the same tools and instructions as on stdio) over the MCP Streamable
-// HTTP transport of the official SDK. It is stateless: every POST is
-// answered on its own, with application/json, and no session outlives
-// its request (GET and DELETE get 405), so there is nothing to clean up,
-// a restart loses nothing a client holds, and a client that goes away
-// cancels the work of its request.
+// HTTP transport of the official SDK.
+//
+// It is stateless: every POST is answered on its own, as application/json,
+// and no session outlives its request (GET and DELETE get 405), so there is
+// nothing to clean up, a restart loses nothing a client holds, and a client
+// that goes away cancels the work of its request. The one long request is a
+// subscriptions/listen stream (protocol 2026-07-28), for which recall never
+// has anything to send (its tools do not change): at most
+// Options.MaxStreams are open at once, each for at most
+// Options.StreamTimeout. POST bodies are at most MaxHTTPBodyBytes (413).
 //
 // It does no authentication and no Host or Origin checks of its own:
 // mount it behind httpapi.Handler.Handle, as `recall serve` does at /mcp,
 // or behind checks of your own.
 func NewHTTPHandler(m *service.Memory, opts Options) http.Handler {
 	srv := NewServer(m, opts)
-	srv.AddReceivingMiddleware(cancelWithRequest)
+	lim := streamLimit{timeout: opts.StreamTimeout, slots: make(chan struct{}, orDefault(opts.MaxStreams, DefaultMaxStreams))}
+	if lim.timeout <= 0 {
+		lim.timeout = DefaultStreamTimeout
+	}
+	srv.AddReceivingMiddleware(cancelWithRequest, lim.bound)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -42,6 +63,14 @@ func NewHTTPHandler(m *service.Memory, opts Options) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestCtxKey{}, r.Context())))
 	})
+}
+
+// orDefault is n, or def when n is not positive.
+func orDefault(n, def int) int {
+	if n > 0 {
+		return n
+	}
+	return def
 }
 
 // requestCtxKey holds, in the context an HTTP request's server session is
@@ -63,6 +92,29 @@ func cancelWithRequest(next mcp.MethodHandler) mcp.MethodHandler {
 		defer cancel(nil)
 		stop := context.AfterFunc(rctx, func() { cancel(context.Cause(rctx)) })
 		defer stop()
+		return next(ctx, method, req)
+	}
+}
+
+// streamLimit bounds the subscriptions/listen streams of one handler.
+type streamLimit struct {
+	slots   chan struct{} // one per open stream
+	timeout time.Duration
+}
+
+func (l streamLimit) bound(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "subscriptions/listen" {
+			return next(ctx, method, req)
+		}
+		select {
+		case l.slots <- struct{}{}:
+			defer func() { <-l.slots }()
+		default:
+			return nil, fmt.Errorf("recall holds at most %d listen streams open at once; it sends no notifications (its tools do not change), so none is needed", cap(l.slots))
+		}
+		ctx, cancel := context.WithTimeout(ctx, l.timeout)
+		defer cancel()
 		return next(ctx, method, req)
 	}
 }

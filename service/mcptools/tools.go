@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +37,14 @@ type Options struct {
 	Logger *slog.Logger
 	// OnInitialized runs once the handshake is complete.
 	OnInitialized func()
+
+	// MaxStreams bounds the streams NewHTTPHandler holds open at once
+	// (subscriptions/listen, protocol 2026-07-28); one more is refused
+	// with an error. 0 means DefaultMaxStreams. Stdio ignores it.
+	MaxStreams int
+	// StreamTimeout is how long NewHTTPHandler keeps one stream open
+	// before it ends it; 0 means DefaultStreamTimeout. Stdio ignores it.
+	StreamTimeout time.Duration
 }
 
 // NewServer returns an MCP server named "recall" with the Instructions
@@ -95,13 +104,12 @@ Time: write the time in the query as the user said it, in English or Chinese ("w
 		if err != nil {
 			return "", nil, err
 		}
+		// The JSON object the CLI prints, as is: the SDK compacts it as it
+		// encodes the answer (encoding/json compacts a RawMessage), so a
+		// compaction here would be a second one.
 		var raw json.RawMessage
 		err = service.WithResultJSON(res, func(b []byte) error {
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, b); err != nil {
-				return err
-			}
-			raw = buf.Bytes()
+			raw = bytes.Clone(b)
 			return nil
 		})
 		if err != nil {
