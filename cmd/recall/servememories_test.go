@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,5 +114,46 @@ func TestServeMemoriesUsage(t *testing.T) {
 		if msg := newCLI(t, nil).fails(1, c.args...); !strings.Contains(msg, c.want) || strings.Contains(msg, "s3cret") {
 			t.Errorf("%q: %s, want %q", c.args, msg, c.want)
 		}
+	}
+}
+
+// The official TypeScript SDK's Streamable HTTP client on /mcp/alice of a
+// server holding two memories: with alice's token, the same script and
+// checks as on a single-memory server; with bob's, refused (404) before
+// any tool runs.
+func TestServeMemoriesWithNPMClient(t *testing.T) {
+	dir, node := npmPackage(t, "npmclient", "@modelcontextprotocol/sdk")
+	alice := copySample(t)
+	want := newCLI(t, nil).ok("--store", alice, "retrieve", "想去海边玩", "--limit", "3", "--no-budget", "--json")
+	env := map[string]string{"A": "alice-s3cret", "B": "bob-s3cret"}
+	stderr := &syncBuffer{}
+	root := newRootCmd(nil, io.Discard, stderr, func(k string) string { return env[k] })
+	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--create",
+		"--memory", "alice=" + alice, "--memory-token", "alice=env:A",
+		"--memory", "bob=" + filepath.Join(t.TempDir(), "bob.db"), "--memory-token", "bob=env:B"})
+	ctx, stop := context.WithCancel(context.Background())
+	code := make(chan int, 1)
+	go func() { code <- execute(ctx, root) }()
+	defer func() {
+		stop()
+		if c := <-code; c != 0 {
+			t.Errorf("serve exited %d:\n%s", c, stderr)
+		}
+	}()
+	base := listenAddr(t, stderr)
+
+	cmd := exec.Command(node, "client.mjs", base+"/mcp/alice")
+	cmd.Dir = dir
+	cmd.Env = append(childEnv(t), "RECALL_TOKEN=alice-s3cret")
+	checkNPMReport(t, runNode(t, cmd), want)
+
+	cmd = exec.Command(node, "client.mjs", base+"/mcp/alice")
+	cmd.Dir = dir
+	cmd.Env = append(childEnv(t), "RECALL_TOKEN=bob-s3cret")
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "404") {
+		t.Errorf("bob's token on alice's MCP: %v\n%s", err, out)
+	}
+	if l := stderr.String(); !strings.Contains(l, "POST /mcp/alice 200 ") || !strings.Contains(l, "POST /mcp/alice 404 ") || strings.Contains(l, "memory bob: opened") {
+		t.Errorf("server log (bob must never be opened):\n%s", l)
 	}
 }
