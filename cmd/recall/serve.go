@@ -35,6 +35,7 @@ type serveOptions struct {
 	create     bool
 
 	memories      []string // NAME=STORE: several memories (service/tenants)
+	memoriesFile  string
 	memoryTokens  []string // NAME=@FILE or NAME=env:VAR
 	defaultMemory string
 	idleClose     time.Duration
@@ -96,7 +97,9 @@ Several memories: --memory NAME=STORE (repeat; STORE a folder, a .db file or a
 postgres:// URL, ?schema=NAME for one schema each) serves each at
 /v1/m/NAME/... (every route above, /healthz too, with the token) and at
 /mcp/NAME. --memory-token NAME=@FILE (a file of tokens, one a line) or
-NAME=env:VAR gives a memory its tokens; --token or $RECALL_TOKEN is then the
+NAME=env:VAR gives a memory its tokens; --memories FILE reads memories from a
+YAML or JSON file (name, store, tokens: @FILE or env:VAR sources; see
+the README); --token or $RECALL_TOKEN is then the
 admin token, which reaches every memory. Another memory's token gets 404, as
 a memory that does not exist. /v1/..., /mcp and /healthz serve the memory
 --default-memory names, else they are 404 (/healthz: {"status":"ok"}). A
@@ -139,9 +142,9 @@ up to 10 s), and every write that was answered is on disk.`,
 					return usagef(cmd, "--allow-host %q: give a host name without scheme or port, e.g. recall.lan", h)
 				}
 			}
-			if len(o.memories) > 0 {
+			if len(o.memories) > 0 || o.memoriesFile != "" {
 				if cmd.Flags().Changed("store") {
-					return usagef(cmd, "--store and --memory do not go together: give every memory with --memory NAME=STORE (and --default-memory NAME for the /v1 and /mcp routes)")
+					return usagef(cmd, "--store and --memory (or --memories) do not go together: give every memory with --memory NAME=STORE or in the --memories file (and --default-memory NAME for the /v1 and /mcp routes)")
 				}
 				return o.runMemories(cmd.Context())
 			}
@@ -161,6 +164,7 @@ up to 10 s), and every write that was answered is on disk.`,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not log one line per request on stderr")
 	f.BoolVar(&o.create, "create", false, "create the store when it does not exist (without it, a missing store is an error, as for read commands)")
 	f.StringArrayVar(&o.memories, "memory", nil, "serve the store `NAME=STORE` as memory NAME at /v1/m/NAME/... and /mcp/NAME (repeat for several; --token is then the admin token, for all)")
+	f.StringVar(&o.memoriesFile, "memories", "", "serve the memories `FILE` lists (YAML or JSON: name, store and token sources of each; see service/tenants.ReadConfig)")
 	f.StringArrayVar(&o.memoryTokens, "memory-token", nil, "memory NAME's tokens: `NAME=@FILE` (one a line) or NAME=env:VAR (repeat for several)")
 	f.StringVar(&o.defaultMemory, "default-memory", "", "with --memory, also serve memory `NAME` at /v1/..., /mcp and /healthz (else those are 404)")
 	f.DurationVar(&o.idleClose, "idle-close", 0, "with --memory, close a memory unused for `DURATION` (0: keep it open once opened)")
@@ -174,18 +178,18 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := log.New(a.stderr, "recall serve: ", 0)
-	mems, err := tenants.ParseFlags(o.memories, o.memoryTokens, a.getenv)
+	cfg, err := tenants.Flags{File: o.memoriesFile, Memories: o.memories, Tokens: o.memoryTokens, Default: o.defaultMemory}.Config(a.getenv)
 	if err != nil {
 		return err
 	}
-	opts := tenants.Options{Memories: mems, Default: o.defaultMemory, Create: o.create, IdleClose: o.idleClose,
+	opts := tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.idleClose,
 		AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Log: logger, RequestLog: logger,
 		MCP: mcptools.Options{Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))},
 		Open: func(name string, st store.Store) (*service.Memory, error) {
 			return a.newMemory(st, &o.engine, log.New(a.stderr, "recall serve: "+name+": ", 0))
 		}}
 	if o.token != "" {
-		opts.AdminTokens = []string{o.token}
+		opts.AdminTokens = append(opts.AdminTokens, o.token)
 	}
 	if o.quiet {
 		opts.RequestLog = nil
@@ -199,7 +203,7 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	logger.Printf("listening on http://%s, serving %d memories at /v1/m/NAME/ and /mcp/NAME", ln.Addr(), len(mems))
+	logger.Printf("listening on http://%s, serving %d memories at /v1/m/NAME/ and /mcp/NAME", ln.Addr(), len(cfg.Memories))
 	if err := httpapi.Serve(ctx, ln, s, logger); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -95,6 +95,7 @@ func TestServeMemoriesUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"--store", sample, "serve", "--memory", "a=" + sample}, "--store and --memory"},
+		{[]string{"--store", sample, "serve", "--memories", "m.yaml"}, "--store and --memory"},
 		{[]string{"serve", "--memory-token", "a=env:X"}, "--memory-token needs --memory"},
 		{[]string{"serve", "--idle-close", "1m"}, "--idle-close needs --memory"},
 		{[]string{"serve", "--memory", "a=" + sample, "--addr", "0.0.0.0:0"}, "--token or $RECALL_TOKEN"},
@@ -110,6 +111,7 @@ func TestServeMemoriesUsage(t *testing.T) {
 		{[]string{"serve", "--memory", "A=" + sample}, "lower-case"},
 		{[]string{"serve", "--memory", "a=" + sample, "--memory-token", "a=literal-s3cret"}, "@FILE"},
 		{[]string{"serve", "--memory", "a=" + filepath.Join(t.TempDir(), "typo.db")}, "store does not exist"},
+		{[]string{"serve", "--memories", filepath.Join(t.TempDir(), "none.yaml")}, "memories file"},
 	} {
 		if msg := newCLI(t, nil).fails(1, c.args...); !strings.Contains(msg, c.want) || strings.Contains(msg, "s3cret") {
 			t.Errorf("%q: %s, want %q", c.args, msg, c.want)

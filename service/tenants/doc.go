@@ -38,6 +38,10 @@
 // the memories are, and /healthz answers {"status":"ok"} for the server
 // itself, opening nothing.
 //
+// ReadConfig reads memories from a YAML (or JSON) file, and ParseFlags
+// from `recall serve`'s NAME=STORE and NAME=@FILE flags; Flags.Config
+// does both.
+//
 // Names are 1 to 64 lower-case letters, digits, ".", "_" and "-",
 // starting with a letter or digit (ValidateName): one path segment, never
 // escaped.

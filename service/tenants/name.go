@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -118,12 +119,16 @@ func ParseMemoryToken(s string, getenv func(string) string) (name string, tokens
 	return name, tokens, nil
 }
 
-// ParseFlags reads the memories of `recall serve`'s flags: each of
-// memories NAME=STORE (ParseMemory), each of tokens NAME=@FILE or
-// NAME=env:VAR (ParseMemoryToken), which must name one of the memories.
-func ParseFlags(memories, tokens []string, getenv func(string) string) ([]Memory, error) {
-	var mems []Memory
+// ParseFlags reads the memories of `recall serve`'s flags and adds them
+// to base (those of a memories file, ReadConfig): each of memories
+// NAME=STORE (ParseMemory), each of tokens NAME=@FILE or NAME=env:VAR
+// (ParseMemoryToken), which must name one of the memories.
+func ParseFlags(base []Memory, memories, tokens []string, getenv func(string) string) ([]Memory, error) {
+	mems := slices.Clone(base)
 	at := map[string]int{}
+	for i, m := range mems {
+		at[m.Name] = i
+	}
 	for _, s := range memories {
 		m, err := ParseMemory(s)
 		if err != nil {

@@ -173,14 +173,14 @@ func serve(h http.Handler, req *http.Request) *httptest.ResponseRecorder {
 
 func TestParseFlagsTogether(t *testing.T) {
 	env := func(k string) string { return map[string]string{"A1": "one", "A2": "two"}[k] }
-	mems, err := tenants.ParseFlags([]string{"a=x.db", "b=y"}, []string{"a=env:A1", "a=env:A2"}, env)
+	mems, err := tenants.ParseFlags(nil, []string{"a=x.db", "b=y"}, []string{"a=env:A1", "a=env:A2"}, env)
 	if err != nil || len(mems) != 2 || strings.Join(mems[0].Tokens, ",") != "one,two" || len(mems[1].Tokens) != 0 {
 		t.Errorf("%+v %v", mems, err)
 	}
-	if _, err := tenants.ParseFlags([]string{"a=x.db"}, []string{"c=env:A1"}, env); err == nil || !strings.Contains(err.Error(), "memory c") {
+	if _, err := tenants.ParseFlags(nil, []string{"a=x.db"}, []string{"c=env:A1"}, env); err == nil || !strings.Contains(err.Error(), "memory c") {
 		t.Errorf("token for an unknown memory: %v", err)
 	}
-	if _, err := tenants.ParseFlags([]string{"a=x.db", "a=y.db"}, nil, env); err == nil || !strings.Contains(err.Error(), "twice") {
+	if _, err := tenants.ParseFlags(nil, []string{"a=x.db", "a=y.db"}, nil, env); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("twice: %v", err)
 	}
 }
