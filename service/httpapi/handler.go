@@ -63,6 +63,9 @@ type Options struct {
 	// larger than the bound is sent when no other large one is. Zero means
 	// DefaultMaxPendingBytes; negative, no bound.
 	MaxPendingBytes int64
+	// Pending, when set, is the bound on large answers this Handler shares
+	// with others (NewPending); MaxPendingBytes is then unused.
+	Pending *Pending
 }
 
 // Handler is the HTTP JSON API over a service.Memory. It is safe for

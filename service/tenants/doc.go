@@ -89,8 +89,8 @@
 //
 // # Caveats
 //
-// Each memory's API has its own httpapi bound on large answers being sent
-// (httpapi.Options.MaxPendingBytes, 64 MiB), so the server's bound is that
-// times the memories answering at once. The web page (package web) is
-// not served for several memories. A Server is safe for concurrent use.
+// Every memory's API shares one bound on large answers being sent
+// (httpapi.Pending, httpapi.DefaultMaxPendingBytes: 64 MiB for the whole
+// server), and each has httpapi's write timeout. The web page (package
+// web) is not served for several memories. A Server is safe for concurrent use.
 package tenants

@@ -80,6 +80,7 @@ type Server struct {
 	def     *tenant // Options.Default's; nil without one
 	grants  *grants // nil: no tokens, Host and Origin checks (guard)
 	guard   *httpapi.Guard
+	pending *httpapi.Pending // one bound on large answers for every memory
 	open    func(name string, st store.Store) (*service.Memory, error)
 	create  bool
 	idle    time.Duration
@@ -109,7 +110,7 @@ func New(opts Options) (*Server, error) {
 	if len(opts.Memories) == 0 {
 		return nil, errors.New("no memory to serve (give one or more NAME=STORE)")
 	}
-	s := &Server{tenants: map[string]*tenant{}, open: opts.Open, create: opts.Create, idle: opts.IdleClose,
+	s := &Server{tenants: map[string]*tenant{}, pending: httpapi.NewPending(0), open: opts.Open, create: opts.Create, idle: opts.IdleClose,
 		mcpOpts: opts.MCP, log: opts.Log, reqLog: opts.RequestLog}
 	if s.log == nil {
 		s.log = log.New(discard{}, "", 0)

@@ -130,9 +130,9 @@ func (s *Server) build(t *tenant) (*live, error) {
 		return nil, err
 	}
 	l := &live{m: m, st: st}
-	l.api, err = httpapi.New(m, httpapi.Options{Path: "/v1/m/" + t.name, Authorized: true})
+	l.api, err = httpapi.New(m, httpapi.Options{Path: "/v1/m/" + t.name, Authorized: true, Pending: s.pending})
 	if err == nil && t == s.def {
-		l.single, err = httpapi.New(m, httpapi.Options{Authorized: true})
+		l.single, err = httpapi.New(m, httpapi.Options{Authorized: true, Pending: s.pending})
 	}
 	if err == nil {
 		err = m.Start(s.ctx)
