@@ -76,6 +76,7 @@
 // after which its connection is closed; and large answers (at least
 // LargeAnswerBytes) being sent at once hold at most Options.MaxPendingBytes
 // (DefaultMaxPendingBytes, 64 MiB): one beyond gets 503 with Retry-After.
+// Handlers given one Pending (Options.Pending) share that bound.
 //
 // # Caveats
 //
