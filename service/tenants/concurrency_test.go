@@ -14,6 +14,7 @@ import (
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/service/tenants"
 	"github.com/recallhq/recall/store"
+	boltstore "github.com/recallhq/recall/store/bolt"
 )
 
 // opens counts the memories a Server opens, by name.
@@ -52,7 +53,28 @@ func newServer(t *testing.T, idle time.Duration, o *opens, backends ...string) (
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	storesMu.Lock()
+	for _, m := range mems {
+		stores[storeKey{s, m.Name}] = m.Store
+	}
+	storesMu.Unlock()
 	return s, names
+}
+
+type storeKey struct {
+	s    *tenants.Server
+	name string
+}
+
+var (
+	storesMu sync.Mutex
+	stores   = map[storeKey]string{}
+)
+
+func storeOf(t *testing.T, s *tenants.Server, name string) string {
+	storesMu.Lock()
+	defer storesMu.Unlock()
+	return stores[storeKey{s, name}]
 }
 
 // Concurrent first requests to a memory open it once; every one of them
@@ -181,3 +203,37 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 func (r *recorder) WriteHeader(code int) { r.code = code }
+
+// Close while first requests are opening memories: every request gets
+// an answer (200, or 503 once the server is shutting down), and once
+// Close returns every store is closed — each bolt file can be opened at
+// once by someone else.
+func TestCloseDuringOpens(t *testing.T) {
+	for round := range 5 {
+		var o opens
+		s, names := newServer(t, 0, &o, "bolt", "bolt", "bolt", "bolt", "bolt", "bolt")
+		var wg sync.WaitGroup
+		for i := range 24 {
+			wg.Go(func() {
+				name := names[i%len(names)]
+				rec := do(s, "POST", "/v1/m/"+name+"/retrieve", `{"query":"sea"}`, "tok-"+name)
+				if rec.Code != http.StatusOK && rec.Code != http.StatusServiceUnavailable {
+					t.Errorf("%s: %d %s", name, rec.Code, rec.Body)
+				}
+			})
+		}
+		time.Sleep(time.Duration(round) * time.Millisecond)
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+		for _, name := range names {
+			path := storeOf(t, s, name)
+			st, err := boltstore.Open(path, &boltstore.Options{Timeout: 10 * time.Millisecond})
+			if err != nil {
+				t.Fatalf("round %d: %s after Close: %v", round, name, err)
+			}
+			st.Close()
+		}
+		wg.Wait()
+	}
+}

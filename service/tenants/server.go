@@ -93,8 +93,9 @@ type Server struct {
 	group  singleflight.Group // one open per memory at a time
 	wg     sync.WaitGroup     // the idle closer
 
-	mu     sync.Mutex
-	closed bool
+	mu      sync.Mutex
+	closed  bool
+	opening sync.WaitGroup // opens under way; Added to under mu, only before closed
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -206,8 +207,10 @@ func (s *Server) exists(loc location.Location) error {
 	return nil
 }
 
-// Close stops the Server: no memory opens any more, and every open one is
-// closed, once the requests it is serving are done.
+// Close stops the Server: no memory opens any more, an open under way is
+// undone, and every open memory is closed once the requests it is serving
+// are done. When Close returns, every store is closed (a bolt file's lock
+// is free).
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -216,7 +219,8 @@ func (s *Server) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
-	s.cancel()
+	s.cancel()       // opens under way stop early (a database connect)
+	s.opening.Wait() // and close what they opened
 	s.wg.Wait()
 	var errs []error
 	for _, t := range s.tenants {

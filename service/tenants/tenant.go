@@ -88,6 +88,14 @@ func (t *tenant) release(l *live) {
 // are open already. A close still running (idle) is waited for first, so
 // that a bolt file's lock is free.
 func (s *Server) openTenant(t *tenant) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.opening.Add(1)
+	s.mu.Unlock()
+	defer s.opening.Done()
 	t.mu.Lock()
 	if t.live != nil {
 		t.mu.Unlock()
