@@ -134,7 +134,7 @@ up to 10 s), and every write that was answered is on disk.`,
 			if err != nil {
 				return usagef(cmd, "--addr %q is not a HOST:PORT address (for example 127.0.0.1:7411 or :7411): %v", o.addr, strings.TrimPrefix(err.Error(), "address "+o.addr+": "))
 			}
-			if !httpapi.IsLoopback(host) && o.token == "" && len(o.memoryTokens) == 0 {
+			if !httpapi.IsLoopback(host) && o.token == "" && len(o.memoryTokens) == 0 && o.memoriesFile == "" {
 				return usagef(cmd, "--addr %s is not a loopback address: set a bearer token with --token or $RECALL_TOKEN", o.addr)
 			}
 			for _, h := range o.allowHosts {
@@ -181,6 +181,9 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	cfg, err := tenants.Flags{File: o.memoriesFile, Memories: o.memories, Tokens: o.memoryTokens, Default: o.defaultMemory}.Config(a.getenv)
 	if err != nil {
 		return err
+	}
+	if host, _, _ := net.SplitHostPort(o.addr); !httpapi.IsLoopback(host) && o.token == "" && !cfg.HasTokens() {
+		return fmt.Errorf("--addr %s is not a loopback address: give the memories tokens (in the --memories file, or --memory-token), or an admin token with --token or $RECALL_TOKEN", o.addr)
 	}
 	opts := tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.idleClose,
 		AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Log: logger, RequestLog: logger,

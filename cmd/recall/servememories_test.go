@@ -159,3 +159,39 @@ func TestServeMemoriesWithNPMClient(t *testing.T) {
 		t.Errorf("server log (bob must never be opened):\n%s", l)
 	}
 }
+
+// A memories file that gives tokens lets the server listen off loopback;
+// one that gives none does not.
+func TestServeMemoriesFileOffLoopback(t *testing.T) {
+	dir := t.TempDir()
+	sample := copySample(t)
+	os.WriteFile(filepath.Join(dir, "a.token"), []byte("a-s3cret\n"), 0o600)
+	with := filepath.Join(dir, "with.yaml")
+	os.WriteFile(with, []byte("memories:\n  - name: a\n    store: "+sample+"\n    tokens: \"@a.token\"\n"), 0o600)
+	without := filepath.Join(dir, "without.yaml")
+	os.WriteFile(without, []byte("memories:\n  - name: a\n    store: "+sample+"\n"), 0o600)
+
+	if msg := newCLI(t, nil).fails(1, "serve", "--addr", "0.0.0.0:0", "--memories", without); !strings.Contains(msg, "not a loopback address") {
+		t.Errorf("no tokens off loopback: %s", msg)
+	}
+	var stderr syncBuffer
+	root := newRootCmd(nil, io.Discard, &stderr, func(string) string { return "" })
+	root.SetArgs([]string{"serve", "--addr", "0.0.0.0:0", "--memories", with})
+	ctx, stop := context.WithCancel(context.Background())
+	code := make(chan int, 1)
+	go func() { code <- execute(ctx, root) }()
+	base := strings.Replace(listenAddr(t, &stderr), "0.0.0.0", "127.0.0.1", 1)
+	base = strings.Replace(base, "[::]", "127.0.0.1", 1)
+	r, _ := http.NewRequest("GET", base+"/v1/m/a/categories", nil)
+	r.Header.Set("Authorization", "Bearer a-s3cret")
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil || resp.StatusCode != 200 {
+		t.Errorf("GET with the file's token: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	stop()
+	if c := <-code; c != 0 {
+		t.Errorf("serve exited %d:\n%s", c, stderr.String())
+	}
+}

@@ -160,3 +160,14 @@ func (f Flags) Config(getenv func(string) string) (Config, error) {
 	}
 	return c, nil
 }
+
+// HasTokens reports whether c gives any token, to a memory or as an admin
+// token: a server off loopback needs one.
+func (c Config) HasTokens() bool {
+	for _, m := range c.Memories {
+		if len(m.Tokens) > 0 {
+			return true
+		}
+	}
+	return len(c.AdminTokens) > 0
+}
