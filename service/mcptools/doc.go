@@ -33,6 +33,12 @@
 // with an error) and each for Options.StreamTimeout (DefaultStreamTimeout,
 // 25 s); recall sends nothing on them, its tools never change.
 //
+// Concurrency: the handler is safe for concurrent use. Each request gets
+// its own server session, so requests share nothing but the Memory (safe
+// for concurrent use) and the count of open streams; the handler holds no
+// goroutine or file between requests and needs no closing. Over HTTP,
+// Options.OnInitialized runs once per client handshake.
+//
 // The handler checks no token, Host or Origin itself, and the SDK's own
 // loopback Host check is off (httpapi's allows the names a reverse proxy
 // sends): mount it behind httpapi.Handler.Handle, or checks of your own.
