@@ -27,7 +27,8 @@ type ChangeLog struct {
 	rev   uint64
 	pub   atomic.Uint64 // rev, for lock-free reads; written under mu
 	floor uint64        // a since below it cannot be answered
-	items []logItem
+	items []logItem     // grown up to size as keys are recorded, then a ring
+	size  int
 	head  int // index of the oldest item when the ring is full
 	full  bool
 	subs  map[chan struct{}]struct{}
@@ -46,7 +47,10 @@ func NewChangeLog(rev uint64, size int) *ChangeLog {
 	if size <= 0 {
 		size = DefaultChangeLogSize
 	}
-	l := &ChangeLog{rev: rev, floor: rev, items: make([]logItem, 0, size), subs: map[chan struct{}]struct{}{}}
+	// The ring grows as keys are recorded rather than being allocated
+	// whole (16,384 items are 640 KB): a server holding many stores, most
+	// of them seldom written, pays for the history each actually has.
+	l := &ChangeLog{rev: rev, floor: rev, size: size, subs: map[chan struct{}]struct{}{}}
 	l.pub.Store(rev)
 	return l
 }
@@ -101,7 +105,7 @@ func (l *ChangeLog) appendLocked(rev uint64, keys []Key) {
 		it := logItem{rev: rev, key: k}
 		if !l.full {
 			l.items = append(l.items, it)
-			l.full = len(l.items) == cap(l.items)
+			l.full = len(l.items) == l.size
 			continue
 		}
 		// Overwrite the oldest: a reader that needed it must now rebuild.

@@ -28,6 +28,26 @@ type answers struct {
 	max     int64
 }
 
+// Pending is a bound on the bytes of large answers being sent at once
+// that several Handlers share (Options.Pending): a server holding many
+// memories (service/tenants) gives every memory's Handler the same one,
+// so that the whole server holds at most that many bytes for clients
+// that do not read, not that many per memory. It is safe for concurrent
+// use.
+type Pending struct {
+	sem *semaphore.Weighted
+	max int64
+}
+
+// NewPending returns a bound of max bytes; max <= 0 means
+// DefaultMaxPendingBytes.
+func NewPending(max int64) *Pending {
+	if max <= 0 {
+		max = DefaultMaxPendingBytes
+	}
+	return &Pending{sem: semaphore.NewWeighted(max), max: max}
+}
+
 func newAnswers(opts Options) answers {
 	a := answers{timeout: opts.WriteTimeout, max: opts.MaxPendingBytes}
 	if a.timeout == 0 {
@@ -35,6 +55,10 @@ func newAnswers(opts Options) answers {
 	}
 	if a.timeout < 0 {
 		a.timeout = 0
+	}
+	if opts.Pending != nil {
+		a.pending, a.max = opts.Pending.sem, opts.Pending.max
+		return a
 	}
 	if a.max == 0 {
 		a.max = DefaultMaxPendingBytes

@@ -37,6 +37,11 @@
 // MCP Streamable HTTP at /mcp (mcptools.NewHTTPHandler), so /mcp has the
 // same token, Host and Origin rules as the endpoints above.
 //
+// Routes lists these endpoints. Options.Path moves them: "/v1/m/alice"
+// serves /v1/m/alice/retrieve, ..., /v1/m/alice/healthz (package
+// service/tenants serves several memories so, one Handler each, made
+// with Options.Authorized after checking the request's token itself).
+//
 // Categories and names are URL-escaped in paths: a category path's "/" is
 // %2F (/v1/entries/projects%2Fharbor/notes); the 404 for a path with an
 // unescaped one says so.
@@ -60,7 +65,8 @@
 // name or one of Options.AllowOrigins: a web page can reach neither through DNS
 // rebinding nor by a cross-site request, and since bodies must be
 // application/json, no page can send one without a CORS preflight, which
-// the handler never grants.
+// the handler never grants. Guard is that check on its own, for a server
+// that routes requests before they reach a Handler.
 //
 // # Slow readers
 //
@@ -70,6 +76,7 @@
 // after which its connection is closed; and large answers (at least
 // LargeAnswerBytes) being sent at once hold at most Options.MaxPendingBytes
 // (DefaultMaxPendingBytes, 64 MiB): one beyond gets 503 with Retry-After.
+// Handlers given one Pending (Options.Pending) share that bound.
 //
 // # Caveats
 //

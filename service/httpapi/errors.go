@@ -61,6 +61,11 @@ func errorFor(err error) *Error {
 	}
 }
 
+// WriteError answers a request with err as the API answers errors: an
+// *Error with its status, or the status the error's kind maps to (as
+// errorFor), the body {"error": "...", "field": "..."}.
+func WriteError(w http.ResponseWriter, err error) { writeError(w, err) }
+
 func writeError(w http.ResponseWriter, err error) {
 	ae := errorFor(err)
 	writeValue(w, ae.Status, ae, "")

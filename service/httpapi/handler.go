@@ -1,13 +1,10 @@
 package httpapi
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -42,6 +39,18 @@ type Options struct {
 	AllowOrigins []string
 	// Log, when set, gets one line per request.
 	Log *log.Logger
+	// Path, when set, is where the API's /v1 routes are served instead of
+	// /v1, with /healthz at Path+"/healthz": "/v1/m/alice" serves
+	// /v1/m/alice/retrieve and /v1/m/alice/healthz (service/tenants
+	// mounts one memory's API so). It must start with "/" and not end
+	// with one. The Location and Link headers the API sends use it.
+	Path string
+	// Authorized says that whoever mounts the Handler has checked every
+	// request before it (service/tenants, which holds several memories'
+	// tokens, with a Guard of its own when there are none): the Handler
+	// then checks no token, Host or Origin, and Token, AllowHosts and
+	// AllowOrigins are unused (Token must be empty).
+	Authorized bool
 	// WriteTimeout bounds how long a client may take to read one answer,
 	// from when it is ready: a client that has not read it all by then is
 	// cut off (its connection closed) and the answer freed. Zero means
@@ -54,66 +63,46 @@ type Options struct {
 	// larger than the bound is sent when no other large one is. Zero means
 	// DefaultMaxPendingBytes; negative, no bound.
 	MaxPendingBytes int64
+	// Pending, when set, is the bound on large answers this Handler shares
+	// with others (NewPending); MaxPendingBytes is then unused.
+	Pending *Pending
 }
 
 // Handler is the HTTP JSON API over a service.Memory. It is safe for
 // concurrent use.
 type Handler struct {
-	m          *service.Memory
-	tokenHash  []byte // SHA-256 of the bearer token; nil: none required
-	allowHosts map[string]bool
-	allowOrigs map[string]bool // normalised: scheme://host:port
-	reqLog     *log.Logger
-	mux        *http.ServeMux
-	answers    answers
+	m       *service.Memory
+	guard   *Guard // nil: Options.Authorized
+	base    string // the path of /v1's routes: "/v1", or Options.Path
+	health  string // the path of /healthz
+	reqLog  *log.Logger
+	mux     *http.ServeMux
+	answers answers
 }
 
 var _ http.Handler = (*Handler)(nil)
 
 // New returns the API over m.
 func New(m *service.Memory, opts Options) (*Handler, error) {
-	if opts.Token != "" && strings.TrimSpace(opts.Token) != opts.Token {
-		return nil, errors.New("the bearer token has surrounding whitespace, which no client can send back; remove it")
-	}
-	h := &Handler{m: m, reqLog: opts.Log, mux: http.NewServeMux(), allowHosts: map[string]bool{}, answers: newAnswers(opts)}
-	if opts.Token != "" {
-		sum := sha256.Sum256([]byte(opts.Token))
-		h.tokenHash = sum[:]
-	}
-	for _, a := range opts.AllowHosts {
-		h.allowHosts[strings.ToLower(strings.TrimSuffix(a, "."))] = true
-	}
-	h.allowOrigs = map[string]bool{}
-	for _, o := range opts.AllowOrigins {
-		n, ok := normalOrigin(o)
-		if !ok {
-			return nil, fmt.Errorf("allowed origin %q is not an origin such as http://localhost:3000 (scheme, host and optional port, no path)", o)
+	h := &Handler{m: m, reqLog: opts.Log, mux: http.NewServeMux(), answers: newAnswers(opts), base: "/v1", health: "/healthz"}
+	if opts.Path != "" {
+		if !validPath(opts.Path) {
+			return nil, fmt.Errorf("API path %q must start with \"/\" and not end with one, e.g. /v1/m/alice", opts.Path)
 		}
-		h.allowOrigs[n] = true
+		h.base, h.health = opts.Path, opts.Path+"/healthz"
 	}
-	mux := h.mux
-	mux.HandleFunc("POST /v1/retrieve", h.retrieve)
-	mux.HandleFunc("GET /v1/entries", h.list)
-	mux.HandleFunc("GET /v1/categories", h.categories)
-	mux.HandleFunc("GET /v1/entries/{category}/{name}", h.get)
-	mux.HandleFunc("PUT /v1/entries/{category}/{name}", h.put)
-	mux.HandleFunc("DELETE /v1/entries/{category}/{name}", h.delete)
-	mux.HandleFunc("POST /v1/entries/{category}/{name}/append", h.append)
-	mux.HandleFunc("POST /v1/entries/{category}/{name}/edit", h.edit)
-	mux.HandleFunc("GET /v1/backup", h.backup)
-	mux.HandleFunc("GET /healthz", h.healthz)
-	// The mux would answer these in plain text; clients get JSON.
-	mux.HandleFunc("/v1/retrieve", methodNotAllowed("POST"))
-	mux.HandleFunc("/v1/entries", methodNotAllowed("GET, HEAD"))
-	mux.HandleFunc("/v1/categories", methodNotAllowed("GET, HEAD"))
-	mux.HandleFunc("/v1/entries/{category}/{name}", methodNotAllowed("GET, HEAD, PUT, DELETE"))
-	mux.HandleFunc("/v1/entries/{category}/{name}/append", methodNotAllowed("POST"))
-	mux.HandleFunc("/v1/entries/{category}/{name}/edit", methodNotAllowed("POST"))
-	mux.HandleFunc("/v1/backup", methodNotAllowed("GET, HEAD"))
-	mux.HandleFunc("/healthz", methodNotAllowed("GET, HEAD"))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, notFoundError(r.URL.EscapedPath()))
-	})
+	if opts.Authorized {
+		if opts.Token != "" {
+			return nil, errors.New("a handler whose requests are authorised before it takes no token of its own")
+		}
+	} else {
+		g, err := NewGuard(opts)
+		if err != nil {
+			return nil, err
+		}
+		h.guard = g
+	}
+	h.routes()
 	return h, nil
 }
 
@@ -132,17 +121,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = rc.SetWriteDeadline(time.Time{})
 	bw := &boundedWriter{ResponseWriter: w, a: &h.answers, rc: rc, status: http.StatusOK}
 	defer bw.release()
-	switch {
-	case h.tokenHash == nil && !h.localHost(r.Host):
-		writeError(bw, &Error{Status: http.StatusForbidden, Field: "Host",
-			Message: fmt.Sprintf("Host %q is not this machine's loopback name or address; without a token only those (and --allow-host names) are served", r.Host)})
-	case h.tokenHash == nil && !h.localOrigin(r):
-		writeError(bw, &Error{Status: http.StatusForbidden, Field: "Origin",
-			Message: fmt.Sprintf("requests from a web page at %q are refused: without a token only the server's own origin (a loopback name on this port) and allowed origins are served", r.Header.Get("Origin"))})
-	case r.URL.Path != "/healthz" && !h.authorized(r):
-		bw.Header().Set("WWW-Authenticate", `Bearer realm="recall"`)
-		writeError(bw, &Error{Status: http.StatusUnauthorized, Message: "missing or wrong bearer token (send Authorization: Bearer TOKEN)"})
-	default:
+	if err := h.check(r); err != nil {
+		if err.Status == http.StatusUnauthorized {
+			bw.Header().Set("WWW-Authenticate", `Bearer realm="recall"`)
+		}
+		writeError(bw, err)
+	} else {
 		h.mux.ServeHTTP(bw, r)
 	}
 	if h.reqLog != nil {
@@ -150,96 +134,25 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// localHost reports whether a Host header names this machine: a loopback
-// address, "localhost" (or a name under .localhost), or an allowed host.
-func (h *Handler) localHost(hostport string) bool {
-	host := hostport
-	if hh, _, err := net.SplitHostPort(hostport); err == nil {
-		host = hh
+// check runs the Guard, if any: Host and Origin (without a token), then
+// the token, which /healthz does not need.
+func (h *Handler) check(r *http.Request) *Error {
+	if h.guard == nil {
+		return nil
 	}
-	host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
-	if host == "" {
-		return false
+	if err := h.guard.CheckOrigin(r); err != nil {
+		return err
 	}
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") || h.allowHosts[host] {
-		return true
+	if r.URL.Path == h.health {
+		return nil
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return h.guard.CheckToken(r)
 }
 
-// localOrigin reports whether the request's Origin headers, if any, are
-// the server's own, an allowed host's or an allowed origin. Command-line
-// clients send none; a browser sends the page's, "null" for opaque ones.
-// A loopback origin counts as the server's own only on the port the
-// request was sent to: another port is another site (SPEC §9).
-func (h *Handler) localOrigin(r *http.Request) bool {
-	for _, o := range r.Header.Values("Origin") {
-		n, ok := normalOrigin(o)
-		if !ok {
-			return false
-		}
-		if h.allowOrigs[n] {
-			continue
-		}
-		u, _ := url.Parse(n)
-		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-		if h.allowHosts[host] {
-			continue // a name the operator gave: trusted on every port
-		}
-		if !h.localHost(u.Host) || u.Port() != requestPort(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// normalOrigin is an origin as scheme://host:port, lower-case, with the
-// scheme's default port made explicit; ok is false for anything else
-// ("null", a path, no host).
-func normalOrigin(o string) (string, bool) {
-	u, err := url.Parse(strings.TrimSpace(o))
-	if err != nil || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
-		return "", false
-	}
-	scheme := strings.ToLower(u.Scheme)
-	port := u.Port()
-	switch {
-	case port != "":
-	case scheme == "http":
-		port = "80"
-	case scheme == "https":
-		port = "443"
-	default:
-		return "", false
-	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), true
-}
-
-// requestPort is the port the request was sent to, from its Host header.
-func requestPort(r *http.Request) string {
-	if _, p, err := net.SplitHostPort(r.Host); err == nil && p != "" {
-		return p
-	}
-	if r.TLS != nil {
-		return "443"
-	}
-	return "80"
-}
-
-// authorized compares the request's bearer token with the server's in
-// constant time; hashing first makes the comparison independent of the
-// length too.
-func (h *Handler) authorized(r *http.Request) bool {
-	if h.tokenHash == nil {
-		return true
-	}
-	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
-	}
-	sum := sha256.Sum256([]byte(strings.TrimSpace(tok)))
-	return subtle.ConstantTimeCompare(sum[:], h.tokenHash) == 1
+// validPath reports whether p can be Options.Path: "/" then segments,
+// no trailing "/".
+func validPath(p string) bool {
+	return strings.HasPrefix(p, "/") && !strings.HasSuffix(p, "/") && !strings.Contains(p, "//")
 }
 
 func (h *Handler) retrieve(w http.ResponseWriter, r *http.Request) {
@@ -314,7 +227,7 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	if c.Status == service.StatusAdded {
 		status = http.StatusCreated
-		w.Header().Set("Location", entryPath(category, name))
+		w.Header().Set("Location", h.entryPath(category, name))
 	}
 	writeValue(w, status, c, "")
 }
@@ -322,8 +235,8 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 // notFoundError answers a path no endpoint serves. A path under
 // /v1/entries/ with too many segments is most likely a category path
 // ("projects/harbor") sent with its "/" unescaped: say how to send it.
-func notFoundError(path string) *Error {
-	rest, ok := strings.CutPrefix(path, "/v1/entries/")
+func (h *Handler) notFoundError(path string) *Error {
+	rest, ok := strings.CutPrefix(path, h.base+"/entries/")
 	segs := strings.Split(rest, "/")
 	suffix := ""
 	if n := len(segs); n > 3 && (segs[n-1] == "append" || segs[n-1] == "edit") {
@@ -334,12 +247,12 @@ func notFoundError(path string) *Error {
 	}
 	n := len(segs)
 	return &Error{Status: http.StatusNotFound, Message: fmt.Sprintf(
-		"no such endpoint: %s; a category or name holding \"/\" must have it escaped as %%2F in the path, e.g. /v1/entries/%s/%s%s",
-		path, strings.Join(segs[:n-1], "%2F"), segs[n-1], suffix)}
+		"no such endpoint: %s; a category or name holding \"/\" must have it escaped as %%2F in the path, e.g. %s/entries/%s/%s%s",
+		path, h.base, strings.Join(segs[:n-1], "%2F"), segs[n-1], suffix)}
 }
 
-func entryPath(category, name string) string {
-	return "/v1/entries/" + url.PathEscape(category) + "/" + url.PathEscape(name)
+func (h *Handler) entryPath(category, name string) string {
+	return h.base + "/entries/" + url.PathEscape(category) + "/" + url.PathEscape(name)
 }
 
 // appendBody is the body of POST .../append.
@@ -450,7 +363,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 			next.Set("limit", strconv.Itoa(req.Limit))
 		}
 		w.Header().Set("X-Next-Cursor", page.NextCursor)
-		w.Header().Set("Link", "</v1/entries?"+next.Encode()+`>; rel="next"`)
+		w.Header().Set("Link", "<"+h.base+"/entries?"+next.Encode()+`>; rel="next"`)
 	}
 	writeValue(w, http.StatusOK, page.Entries, "  ")
 }

@@ -24,9 +24,10 @@ func IsLoopback(host string) bool {
 // flags (the messages name them): addr is HOST:PORT; a token given
 // (tokenSet: --token or $RECALL_TOKEN was set) is not empty and has no
 // surrounding white space, which no client could send back; off loopback
-// (IsLoopback) a token is required; an allowed host is a bare host name,
-// without scheme or port.
-func CheckListen(addr, token string, tokenSet bool, allowHosts []string) error {
+// (IsLoopback) a token is required, unless memoryTokens says that every
+// memory served has tokens of its own (service/tenants); an allowed host
+// is a bare host name, without scheme or port.
+func CheckListen(addr, token string, tokenSet, memoryTokens bool, allowHosts []string) error {
 	if token != strings.TrimSpace(token) || (token == "" && tokenSet) {
 		return errors.New("the token (--token or $RECALL_TOKEN) is empty or has surrounding whitespace, which no client could send back")
 	}
@@ -34,7 +35,7 @@ func CheckListen(addr, token string, tokenSet bool, allowHosts []string) error {
 	if err != nil {
 		return fmt.Errorf("--addr %q is not a HOST:PORT address (for example 127.0.0.1:7411 or :7411): %v", addr, strings.TrimPrefix(err.Error(), "address "+addr+": "))
 	}
-	if !IsLoopback(host) && token == "" {
+	if !IsLoopback(host) && token == "" && !memoryTokens {
 		return fmt.Errorf("--addr %s is not a loopback address: set a bearer token with --token or $RECALL_TOKEN", addr)
 	}
 	for _, h := range allowHosts {

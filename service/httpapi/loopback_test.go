@@ -42,9 +42,18 @@ func TestCheckListen(t *testing.T) {
 		{"127.0.0.1:7411", "", false, []string{"recall.lan:80"}, "without scheme or port"},
 		{"127.0.0.1:7411", "", false, []string{""}, "--allow-host"},
 	} {
-		err := CheckListen(tt.addr, tt.token, tt.tokenSet, tt.hosts)
+		err := CheckListen(tt.addr, tt.token, tt.tokenSet, false, tt.hosts)
 		if (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
 			t.Errorf("CheckListen(%q, %q, %v, %q) = %v, want %q", tt.addr, tt.token, tt.tokenSet, tt.hosts, err, tt.err)
 		}
+	}
+}
+
+func TestCheckListenMemoryTokens(t *testing.T) {
+	if err := CheckListen("0.0.0.0:7411", "", false, true, nil); err != nil {
+		t.Errorf("off loopback with per-memory tokens: %v, want nil", err)
+	}
+	if err := CheckListen("0.0.0.0:7411", "", false, false, nil); err == nil {
+		t.Error("off loopback with no token at all: nil, want an error")
 	}
 }
