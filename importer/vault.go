@@ -208,6 +208,9 @@ func readNote(path, category, name string) (store.Entry, error) {
 	if meta.Tags, err = cleanTags(meta.Tags); err != nil {
 		return store.Entry{}, fmt.Errorf("front matter: tags: %w", err)
 	}
+	if err := store.CheckValidity(meta); err != nil {
+		return store.Entry{}, fmt.Errorf("front matter: %w", err)
+	}
 	if meta.Updated.IsZero() {
 		meta.Updated = info.ModTime().UTC()
 	}

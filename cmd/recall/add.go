@@ -22,6 +22,8 @@ type addOptions struct {
 	tags       []string
 	tagsSet    bool
 	date       string
+	supersedes []string
+	expires    string
 }
 
 func newAddCmd(a *app) *cobra.Command {
@@ -39,11 +41,18 @@ replace them, and its event date unless --date is given.
 
 --date says when the thing happened, if not now: a date (2024-05-03) or an RFC
 3339 time (2024-05-03T14:30:00+08:00). Time ranges on retrieve and ls place an
-entry at its date, else at its created time.`,
+entry at its date, else at its created time.
+
+--supersedes LINK (repeatable) names an entry this one replaces, as a link
+([[places:Paris flat]] or places:Paris flat); a superseded entry stays stored
+but is no hit of a retrieve. --expires DATE (2026-07-01, from its midnight) or
+an RFC 3339 time: from then on the entry is no hit. See docs/validity.md.`,
 		Example: `  recall add trips 三亚之行 --content "2024年3月去三亚，住在亚龙湾。" --tag travel
   recall add people alice --file alice.md
   pbpaste | recall add notes "meeting 2025-06-01"
-  recall add diary "beach day" --content "Swam at Yalong Bay." --date 2024-05-03`,
+  recall add diary "beach day" --content "Swam at Yalong Bay." --date 2024-05-03
+  recall add places "Berlin flat" --content "Lives in Berlin." --supersedes "places:Paris flat"
+  recall add work sprint --content "Goal: ship v2." --expires 2026-07-01`,
 		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
@@ -56,6 +65,8 @@ entry at its date, else at its created time.`,
 	f.StringVarP(&o.file, "file", "f", "", "read the content from file `F` (- for stdin)")
 	f.StringArrayVarP(&o.tags, "tag", "t", nil, "a tag (repeat for several); replaces the entry's tags")
 	f.StringVar(&o.date, "date", "", "when it happened: `DATE` 2024-05-03 or an RFC 3339 time")
+	f.StringArrayVar(&o.supersedes, "supersedes", nil, "an entry this one replaces: `LINK` such as places:Paris flat (repeat for several)")
+	f.StringVar(&o.expires, "expires", "", "when it stops being a hit: `DATE` 2026-07-01 or an RFC 3339 time")
 	return cmd
 }
 
@@ -84,6 +95,16 @@ func (o *addOptions) run(cmd *cobra.Command, category, name string) error {
 			return usagef(cmd, "%v", err)
 		}
 		req.Date = d
+	}
+	if len(o.supersedes) > 0 {
+		req.Supersedes = o.supersedes
+	}
+	if o.expires != "" {
+		t, err := service.ParseExpires("--expires", o.expires)
+		if err != nil {
+			return usagef(cmd, "%v", err)
+		}
+		req.Expires = t
 	}
 	if o.tagsSet {
 		req.Tags = tags
