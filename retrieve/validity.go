@@ -1,0 +1,501 @@
+package retrieve
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/store"
+)
+
+// Validity (docs/validity.md): an entry may supersede others
+// (store.MetaSupersedes) and may expire (store.MetaExpires). InputOf
+// keeps what a retrieve needs of both in the document's index.Input.Extra
+// (validityRec), so a persisted or stamped index carries it too; an
+// entry with neither key has no extra, and a store without them answers
+// exactly as before validity existed. Per snapshot the Engine works out,
+// once, which entries are superseded (Validity); per retrieve the
+// superseded and the expired entries are left out of the candidates
+// before ranking (index.Snapshot.Except), unless IncludeSuperseded or
+// IncludeExpired, and every item says what it supersedes, what
+// supersedes it, and whether it expired.
+
+// validityRec is an entry's validity as the index keeps it (JSON).
+type validityRec struct {
+	// Supersedes are the supersedes links, as store.Supersedes returns them.
+	Supersedes []string `json:"s,omitempty"`
+	// Expires is store.FormatDate of the expiry: "2026-07-01" for a
+	// calendar day, else RFC 3339.
+	Expires string `json:"e,omitempty"`
+	// Updated is the entry's updated time (else its created time) in Unix
+	// nanoseconds, which decides a cycle; kept only with Supersedes.
+	Updated int64 `json:"u,omitempty"`
+	// Bad is why a key the entry carries could not be read (a file edited
+	// by hand): the key is then ignored, and Validity reports it.
+	Bad string `json:"b,omitempty"`
+}
+
+// validityExtra is the index.Input.Extra of an entry with meta m: "" when
+// it carries neither validity key.
+func validityExtra(m store.Meta) string {
+	_, hasS := m.Extra[store.MetaSupersedes]
+	_, hasE := m.Extra[store.MetaExpires]
+	if !hasS && !hasE {
+		return ""
+	}
+	var r validityRec
+	var bad []string
+	if links, err := store.Supersedes(m); err != nil {
+		bad = append(bad, err.Error())
+	} else if len(links) > 0 {
+		r.Supersedes = links
+		u := m.Updated
+		if u.IsZero() {
+			u = m.Created
+		}
+		if !u.IsZero() {
+			r.Updated = u.UnixNano()
+		}
+	}
+	if t, err := store.Expires(m); err != nil {
+		bad = append(bad, err.Error())
+	} else if !t.IsZero() {
+		r.Expires = store.FormatDate(t)
+	}
+	if len(bad) > 0 {
+		r.Bad = bad[0]
+		if len(bad) > 1 {
+			r.Bad += "; " + bad[1]
+		}
+	}
+	if r.Supersedes == nil && r.Expires == "" && r.Bad == "" {
+		return ""
+	}
+	b, _ := json.Marshal(r) // strings and numbers only: cannot fail
+	return string(b)
+}
+
+// Validity is what the supersedes and expires keys of a snapshot's
+// entries decide: which entries are superseded and by what, which expire
+// when, the supersedes links that name no entry, and the cycles. It is
+// immutable and safe for concurrent use; Engine.Validity computes it once
+// per snapshot.
+type Validity struct {
+	snap       *index.Snapshot
+	superseded []uint64             // bitset by ord
+	by         map[int]*index.Doc   // superseded ord → the entry that supersedes it
+	replaces   map[int][]*index.Doc // ord → the entries it supersedes, in identity order
+	expiries   []expiry             // the entries that carry an expiry
+	unresolved map[int][]string     // ord → its supersedes links to no entry
+	bad        map[int]string       // ord → why its validity keys were ignored
+	cycles     []Cycle              // in identity order of their kept entry
+	docs       map[int]*index.Doc   // every entry above, by ord
+}
+
+// expiry is one entry's expiry: an instant, or a calendar day (its
+// midnight UTC) that each retrieve reads in its own zone.
+type expiry struct {
+	ord int
+	at  time.Time
+	day bool
+}
+
+// Cycle is a set of entries that supersede each other in a circle (a
+// user who changed their mind back). The most recently updated one is
+// kept (Kept), the others are superseded; equal times keep the first in
+// identity order.
+type Cycle struct {
+	Entries []store.Key // in identity order
+	Kept    store.Key
+}
+
+// Superseded is one superseded entry, with the entry that supersedes it.
+type Superseded struct {
+	Entry, By store.Key
+}
+
+// Problem is a supersedes link that names no entry, or a validity key
+// that could not be read (Link empty, Reason set), of one entry.
+type Problem struct {
+	Entry  store.Key
+	Link   string `json:",omitempty"`
+	Reason string `json:",omitempty"`
+}
+
+// Cycles lists the supersession cycles and which entry each keeps.
+func (v *Validity) Cycles() []Cycle {
+	if v == nil {
+		return nil
+	}
+	return v.cycles
+}
+
+// Problems lists the supersedes links that resolve to no entry and the
+// validity keys that could not be read, in identity order.
+func (v *Validity) Problems() []Problem {
+	if v == nil {
+		return nil
+	}
+	var out []Problem
+	for ord, links := range v.unresolved {
+		for _, l := range links {
+			out = append(out, Problem{Entry: keyOf(v.docs[ord]), Link: l})
+		}
+	}
+	for ord, why := range v.bad {
+		out = append(out, Problem{Entry: keyOf(v.docs[ord]), Reason: why})
+	}
+	slices.SortFunc(out, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.Entry.Category, b.Entry.Category), cmp.Compare(a.Entry.Name, b.Entry.Name),
+			cmp.Compare(a.Link, b.Link), cmp.Compare(a.Reason, b.Reason))
+	})
+	return out
+}
+
+// Superseded lists the superseded entries, in identity order.
+func (v *Validity) Superseded() []Superseded {
+	if v == nil {
+		return nil
+	}
+	out := make([]Superseded, 0, len(v.by))
+	for ord, by := range v.by {
+		out = append(out, Superseded{Entry: keyOf(v.docs[ord]), By: keyOf(by)})
+	}
+	slices.SortFunc(out, func(a, b Superseded) int { return compareKey(a.Entry, b.Entry) })
+	return out
+}
+
+// SupersededBy returns the entry that supersedes category:name, if any.
+func (v *Validity) SupersededBy(category, name string) (store.Key, bool) {
+	if v == nil {
+		return store.Key{}, false
+	}
+	d := v.snap.Lookup(category, name)
+	if d == nil {
+		return store.Key{}, false
+	}
+	by, ok := v.by[d.Ord()]
+	return keyOf(by), ok
+}
+
+// Supersedes returns the entries category:name supersedes (links that
+// resolve, less those a cycle overrules), in identity order.
+func (v *Validity) Supersedes(category, name string) []store.Key {
+	if v == nil {
+		return nil
+	}
+	d := v.snap.Lookup(category, name)
+	if d == nil {
+		return nil
+	}
+	var out []store.Key
+	for _, x := range v.replaces[d.Ord()] {
+		out = append(out, keyOf(x))
+	}
+	return out
+}
+
+// Expired reports whether category:name has expired at now (a calendar
+// day is read in now's zone): now is at or after its expiry.
+func (v *Validity) Expired(category, name string, now time.Time) bool {
+	if v == nil {
+		return false
+	}
+	d := v.snap.Lookup(category, name)
+	if d == nil {
+		return false
+	}
+	for _, x := range v.expiries {
+		if x.ord == d.Ord() {
+			return x.expired(now)
+		}
+	}
+	return false
+}
+
+// expired reports whether now is at or after the expiry.
+func (x expiry) expired(now time.Time) bool {
+	at := x.at
+	if x.day {
+		y, m, d := at.Date()
+		at = time.Date(y, m, d, 0, 0, 0, 0, now.Location())
+	}
+	return !now.Before(at)
+}
+
+func keyOf(d *index.Doc) store.Key {
+	if d == nil {
+		return store.Key{}
+	}
+	return store.Key{Category: d.Category, Name: d.Name}
+}
+
+func compareKey(a, b store.Key) int {
+	return cmp.Or(cmp.Compare(a.Category, b.Category), cmp.Compare(a.Name, b.Name))
+}
+
+func compareDocs(a, b *index.Doc) int { return compareKey(keyOf(a), keyOf(b)) }
+
+// validityOf works out the validity of snap's entries; nil when none
+// carries a validity key. It costs the entries that do (their links are
+// resolved as SPEC §7 resolves links, by lookups), not the store.
+func validityOf(snap *index.Snapshot) *Validity {
+	if !snap.HasExtra() {
+		return nil
+	}
+	v := &Validity{
+		snap:       snap,
+		by:         map[int]*index.Doc{},
+		replaces:   map[int][]*index.Doc{},
+		unresolved: map[int][]string{},
+		bad:        map[int]string{},
+		docs:       map[int]*index.Doc{},
+	}
+	updated := map[int]int64{}
+	edges := map[int][]int{} // ord → the ords it supersedes
+	snap.EachExtra(func(d *index.Doc, extra string) bool {
+		var r validityRec
+		if json.Unmarshal([]byte(extra), &r) != nil {
+			return true // not ours
+		}
+		ord := d.Ord()
+		v.docs[ord] = d
+		if r.Bad != "" {
+			v.bad[ord] = r.Bad
+		}
+		if r.Expires != "" {
+			if t, err := store.ParseExpires(r.Expires); err == nil {
+				v.expiries = append(v.expiries, expiry{ord: ord, at: t, day: store.IsDateOnly(t)})
+			}
+		}
+		updated[ord] = r.Updated
+		for _, raw := range r.Supersedes {
+			links := ParseLinks(d.Category, raw)
+			if len(links) != 1 {
+				v.unresolved[ord] = append(v.unresolved[ord], raw)
+				continue
+			}
+			t, outcome := resolveLink(snap, d, links[0])
+			switch {
+			case outcome == linkInside || outcome == linkResolved && t == d:
+				// Itself: nothing to supersede.
+			case outcome == linkResolved:
+				if !slices.Contains(edges[ord], t.Ord()) {
+					edges[ord] = append(edges[ord], t.Ord())
+					v.docs[t.Ord()] = t
+				}
+			default:
+				if !slices.Contains(v.unresolved[ord], links[0].Raw) {
+					v.unresolved[ord] = append(v.unresolved[ord], links[0].Raw)
+				}
+			}
+		}
+		return true
+	})
+	slices.SortFunc(v.expiries, func(a, b expiry) int { return cmp.Compare(a.ord, b.ord) })
+	// Cycles: the strongly connected components of more than one entry;
+	// each keeps its most recently updated entry.
+	comp, members := components(edges)
+	kept := map[int]int{} // component → the ord it keeps
+	for c, ms := range members {
+		if len(ms) < 2 {
+			continue
+		}
+		best := ms[0]
+		for _, o := range ms[1:] {
+			if u, bu := updated[o], updated[best]; u > bu || u == bu && compareDocs(v.docs[o], v.docs[best]) < 0 {
+				best = o
+			}
+		}
+		kept[c] = best
+		cy := Cycle{Kept: keyOf(v.docs[best])}
+		for _, o := range ms {
+			cy.Entries = append(cy.Entries, keyOf(v.docs[o]))
+		}
+		slices.SortFunc(cy.Entries, compareKey)
+		v.cycles = append(v.cycles, cy)
+	}
+	slices.SortFunc(v.cycles, func(a, b Cycle) int { return compareKey(a.Kept, b.Kept) })
+	v.superseded = make([]uint64, (snap.Len()+63)/64)
+	for y, xs := range edges {
+		for _, x := range xs {
+			if k, ok := kept[comp[x]]; ok && k == x && comp[y] == comp[x] {
+				continue // the cycle keeps x: its own members do not hide it
+			}
+			v.superseded[x/64] |= 1 << (x % 64)
+			v.replaces[y] = append(v.replaces[y], v.docs[x])
+			// Of several successors the most recently updated names it.
+			if b, ok := v.by[x]; !ok || updated[y] > updated[b.Ord()] || updated[y] == updated[b.Ord()] && compareDocs(v.docs[y], b) < 0 {
+				v.by[x] = v.docs[y]
+			}
+		}
+	}
+	for y := range v.replaces {
+		slices.SortFunc(v.replaces[y], compareDocs)
+	}
+	return v
+}
+
+// components returns the strongly connected component of every node of
+// the graph (Tarjan's algorithm, without recursion) and each component's
+// members.
+func components(edges map[int][]int) (comp map[int]int, members [][]int) {
+	index := map[int]int{}
+	low := map[int]int{}
+	onStack := map[int]bool{}
+	comp = map[int]int{}
+	var stack []int
+	next := 0
+	type frame struct{ v, i int }
+	nodes := make([]int, 0, len(edges))
+	for n := range edges {
+		nodes = append(nodes, n)
+	}
+	slices.Sort(nodes) // a deterministic walk
+	for _, root := range nodes {
+		if _, seen := index[root]; seen {
+			continue
+		}
+		call := []frame{{root, 0}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if out := edges[f.v]; f.i < len(out) {
+				w := out[f.i]
+				f.i++
+				if _, seen := index[w]; !seen {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{w, 0})
+				} else if onStack[w] {
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v := f.v
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] == index[v] {
+				c := len(members)
+				var ms []int
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					comp[w] = c
+					ms = append(ms, w)
+					if w == v {
+						break
+					}
+				}
+				members = append(members, ms)
+			}
+		}
+	}
+	return comp, members
+}
+
+// validityCache is the Validity of one snapshot.
+type validityCache struct {
+	snap *index.Snapshot
+	v    *Validity
+}
+
+// Validity returns the validity of the entries of snap (from Snapshot),
+// worked out once per snapshot; nil when no entry carries a validity key.
+func (e *Engine) Validity(snap *index.Snapshot) *Validity {
+	if c := e.valid.Load(); c != nil && c.snap == snap {
+		return c.v
+	}
+	v := validityOf(snap)
+	e.valid.Store(&validityCache{snap: snap, v: v})
+	return v
+}
+
+// validView is what validity changes in one retrieve.
+type validView struct {
+	v       *Validity
+	expired []uint64 // bitset by ord of the entries expired at the request's now
+	hide    []uint64 // what is left out of the candidates; nil: nothing
+}
+
+// viewOf works out req's view of v: the expired entries at req.Now (else
+// the clock), and the entries left out of the candidates.
+func (v *Validity) viewOf(req Request) validView {
+	vv := validView{v: v}
+	if v == nil {
+		return vv
+	}
+	now := req.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	for _, x := range v.expiries {
+		if x.expired(now) {
+			if vv.expired == nil {
+				vv.expired = make([]uint64, len(v.superseded))
+			}
+			vv.expired[x.ord/64] |= 1 << (x.ord % 64)
+		}
+	}
+	switch {
+	case !req.IncludeSuperseded && (req.IncludeExpired || vv.expired == nil):
+		vv.hide = v.superseded
+	case !req.IncludeExpired && req.IncludeSuperseded:
+		vv.hide = vv.expired
+	case !req.IncludeExpired && !req.IncludeSuperseded:
+		vv.hide = make([]uint64, len(v.superseded))
+		for i := range vv.hide {
+			vv.hide[i] = v.superseded[i] | vv.expired[i]
+		}
+	}
+	return vv
+}
+
+// mark sets the validity evidence of it, the item of d.
+func (vv *validView) mark(it *Item, d *index.Doc) {
+	if vv.v == nil || d == nil {
+		return
+	}
+	o := d.Ord()
+	if by, ok := vv.v.by[o]; ok {
+		it.SupersededBy = keyOf(by).String()
+	}
+	if xs := vv.v.replaces[o]; len(xs) > 0 {
+		it.Supersedes = make([]string, len(xs))
+		for i, x := range xs {
+			it.Supersedes[i] = keyOf(x).String()
+		}
+	}
+	it.Expired = vv.expired != nil && vv.expired[o/64]&(1<<(o%64)) != 0
+}
+
+// markAll marks every item of res, looking each up in snap.
+func (vv *validView) markAll(res *Result, snap *index.Snapshot) {
+	if vv.v == nil {
+		return
+	}
+	for _, items := range [][]Item{res.Items, res.Dropped} {
+		for i := range items {
+			vv.mark(&items[i], snap.Lookup(items[i].Category, items[i].Name))
+		}
+	}
+}
+
+// unresolvedOf returns the supersedes links of d that name no entry.
+func (vv *validView) unresolvedOf(d *index.Doc) []string {
+	if vv.v == nil || d == nil {
+		return nil
+	}
+	return vv.v.unresolved[d.Ord()]
+}
