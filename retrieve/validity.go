@@ -197,6 +197,27 @@ func (v *Validity) Supersedes(category, name string) []store.Key {
 	return out
 }
 
+// Successors returns every entry that supersedes category:name (links a
+// cycle overrules left out), in identity order; SupersededBy names the
+// most recently updated of them.
+func (v *Validity) Successors(category, name string) []store.Key {
+	if v == nil {
+		return nil
+	}
+	d := v.snap.Lookup(category, name)
+	if d == nil {
+		return nil
+	}
+	var out []store.Key
+	for y, xs := range v.replaces {
+		if slices.Contains(xs, d) {
+			out = append(out, keyOf(v.docs[y]))
+		}
+	}
+	slices.SortFunc(out, compareKey)
+	return out
+}
+
 // Expired reports whether category:name has expired at now (a calendar
 // day is read in now's zone): now is at or after its expiry.
 func (v *Validity) Expired(category, name string, now time.Time) bool {
@@ -215,14 +236,10 @@ func (v *Validity) Expired(category, name string, now time.Time) bool {
 	return false
 }
 
-// expired reports whether now is at or after the expiry.
+// expired reports whether now is at or after the expiry
+// (store.ExpiryIn, the one rule).
 func (x expiry) expired(now time.Time) bool {
-	at := x.at
-	if x.day {
-		y, m, d := at.Date()
-		at = time.Date(y, m, d, 0, 0, 0, 0, now.Location())
-	}
-	return !now.Before(at)
+	return !now.Before(store.ExpiryIn(x.at, now.Location()))
 }
 
 func keyOf(d *index.Doc) store.Key {
@@ -403,6 +420,17 @@ func components(edges map[int][]int) (comp map[int]int, members [][]int) {
 		}
 	}
 	return comp, members
+}
+
+// ValidityOf works out the validity of entries (all of a store's, read
+// by a listing) without an Engine: their names and validity keys are
+// indexed, not their content, so it costs little beyond the reading.
+func ValidityOf(entries []store.Entry) *Validity {
+	in := make([]index.Input, 0, len(entries))
+	for _, e := range entries {
+		in = append(in, index.Input{Category: e.Category, Name: e.Name, Extra: validityExtra(e.Meta)})
+	}
+	return validityOf(index.Build(0, nil, in))
 }
 
 // validityCache is the Validity of one snapshot.

@@ -104,6 +104,8 @@ func evidence(it Item) string {
 	return s
 }
 
+func key(c, n string) store.Key { return store.Key{Category: c, Name: n} }
+
 func TestSupersession(t *testing.T) {
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	cases := []struct {
@@ -141,7 +143,7 @@ func TestSupersession(t *testing.T) {
 			},
 			want:   []string{"p:a<p:b"},
 			all:    []string{"p:a<p:b", "p:b>p:a"},
-			cycles: []Cycle{{Entries: []store.Key{{"p", "a"}, {"p", "b"}}, Kept: store.Key{"p", "a"}}},
+			cycles: []Cycle{{Entries: []store.Key{key("p", "a"), key("p", "b")}, Kept: key("p", "a")}},
 		},
 		{
 			name: "cycle the other way",
@@ -151,7 +153,7 @@ func TestSupersession(t *testing.T) {
 			},
 			want:   []string{"p:b<p:a"},
 			all:    []string{"p:a>p:b", "p:b<p:a"},
-			cycles: []Cycle{{Entries: []store.Key{{"p", "a"}, {"p", "b"}}, Kept: store.Key{"p", "b"}}},
+			cycles: []Cycle{{Entries: []store.Key{key("p", "a"), key("p", "b")}, Kept: key("p", "b")}},
 		},
 		{
 			name: "three in a circle, one outside superseding the kept one",
@@ -164,7 +166,7 @@ func TestSupersession(t *testing.T) {
 			want: []string{"p:d<p:b"},
 			// a's link to b is overruled (the cycle keeps b); c's to a is not.
 			all:    []string{"p:a>p:c", "p:b>p:d<p:c", "p:c>p:b<p:a", "p:d<p:b"},
-			cycles: []Cycle{{Entries: []store.Key{{"p", "a"}, {"p", "b"}, {"p", "c"}}, Kept: store.Key{"p", "b"}}},
+			cycles: []Cycle{{Entries: []store.Key{key("p", "a"), key("p", "b"), key("p", "c")}, Kept: key("p", "b")}},
 		},
 		{
 			name: "missing target reported like an unresolved link",

@@ -167,3 +167,28 @@ func CheckValidity(m Meta) error {
 	_, err := Expires(m)
 	return err
 }
+
+// ExpiryIn is the instant an expiry means when read in loc (nil:
+// time.Local): a calendar day (IsDateOnly) is its midnight in loc, any
+// other time is itself. The one rule of when an entry expires.
+func ExpiryIn(t time.Time, loc *time.Location) time.Time {
+	if !IsDateOnly(t) {
+		return t
+	}
+	if loc == nil {
+		loc = time.Local
+	}
+	y, mo, d := t.Date()
+	return time.Date(y, mo, d, 0, 0, 0, 0, loc)
+}
+
+// IsExpired reports whether an entry with meta m has expired at now: it
+// carries a readable expiry and now is at or after it (a calendar day
+// read in now's zone). An entry is valid in [created, expires).
+func IsExpired(m Meta, now time.Time) bool {
+	t, err := Expires(m)
+	if err != nil || t.IsZero() {
+		return false
+	}
+	return !now.Before(ExpiryIn(t, now.Location()))
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/render"
+	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/timeexpr"
@@ -20,6 +21,8 @@ type lsOptions struct {
 	limit  int
 	cursor string
 	time   timeFlags
+	// expired lists only the entries whose expiry has passed.
+	expired bool
 }
 
 func newLsCmd(a *app) *cobra.Command {
@@ -48,11 +51,20 @@ entry (a symbolic link, a name the rules refuse) is reported on stderr.
 --long and --json read every entry, --limit the entries of its page: those the
 store cannot read (a hand-edited file with broken front matter) are reported on
 stderr and left out.
-Either way, when something was reported the exit status is 1 (as ls(1) does).`,
+Either way, when something was reported the exit status is 1 (as ls(1) does).
+
+Validity (docs/validity.md): --long adds, on the entries concerned, the
+columns "superseded-by category:name", "supersedes a:x,b:y" and "expires DATE"
+(or "expired DATE" once it has passed), and reports on stderr each
+supersession cycle (and the entry it keeps) and each supersedes link that
+names no entry. --expired lists only the entries whose expiry has passed
+(now, in the --tz zone); it reads every entry, and does not combine with
+--limit.`,
 		Example: `  recall ls
   recall ls trips --long
   recall ls --limit 100 --cursor dHJpcHMA5LiJ5Lqa
-  recall ls diary --long --after 2024-05-01 --before 2024-06-01`,
+  recall ls diary --long --after 2024-05-01 --before 2024-06-01
+  recall ls --expired --long`,
 		Args: rangeArgs(0, 1, "at most one CATEGORY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			category := ""
@@ -70,6 +82,10 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 			if ranged && (cmd.Flags().Changed("limit") || o.cursor != "") {
 				return usagef(cmd, "--after and --before do not combine with --limit or --cursor")
 			}
+			if o.expired && (cmd.Flags().Changed("limit") || o.cursor != "") {
+				return usagef(cmd, "--expired does not combine with --limit or --cursor")
+			}
+			ranged = ranged || o.expired
 			if ranged {
 				return o.ranged(cmd, category)
 			}
@@ -88,6 +104,7 @@ Either way, when something was reported the exit status is 1 (as ls(1) does).`,
 	f.IntVarP(&o.limit, "limit", "n", service.DefaultListLimit, "print one page of at most `N` entries")
 	f.StringVar(&o.cursor, "cursor", "", "continue after the page that printed this `CURSOR`")
 	o.time.register(cmd, false)
+	f.BoolVar(&o.expired, "expired", false, "only the entries whose expiry has passed")
 	return cmd
 }
 
@@ -116,11 +133,13 @@ func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
 		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.before, o.time.after)
 	}
 	ctx := cmd.Context()
+	now := time.Now().In(loc)
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
 		var entries []store.Entry
 		skipped := 0
 		err := service.EachEntry(ctx, st, func(e store.Entry) {
-			if (category == "" || e.Category == category) && store.InRange(e.Meta, from, to, loc) {
+			if (category == "" || e.Category == category) && store.InRange(e.Meta, from, to, loc) &&
+				(!o.expired || store.IsExpired(e.Meta, now)) {
 				entries = append(entries, e)
 			}
 		}, func(err error) {
@@ -130,7 +149,7 @@ func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
 		if err != nil {
 			return err
 		}
-		if err := o.write(entries); err != nil {
+		if err := o.writeWith(ctx, st, category, entries); err != nil {
 			return err
 		}
 		if skipped > 0 {
@@ -153,7 +172,7 @@ func (o *lsOptions) run(ctx context.Context, category string) error {
 		if err != nil {
 			return err
 		}
-		if err := o.write(entries); err != nil {
+		if err := o.writeWith(ctx, st, category, entries); err != nil {
 			return err
 		}
 		if skipped > 0 {
@@ -163,6 +182,31 @@ func (o *lsOptions) run(ctx context.Context, category string) error {
 		}
 		return nil
 	})
+}
+
+// writeWith is write, with --long the validity of the entries in its
+// columns (worked out over the whole store when a category or a filter
+// left part of it out) and its problems on stderr.
+func (o *lsOptions) writeWith(ctx context.Context, st store.Store, category string, entries []store.Entry) error {
+	if !o.long || o.json {
+		return o.write(entries)
+	}
+	all := entries
+	if category != "" || o.expired || o.time.after != "" || o.time.before != "" {
+		all = nil
+		if err := service.EachEntry(ctx, st, func(e store.Entry) { all = append(all, e) }, func(error) {}); err != nil {
+			return err
+		}
+	}
+	v := retrieve.ValidityOf(all)
+	loc := o.time.zone
+	if loc == nil {
+		loc = time.Local
+	}
+	if err := render.WriteLongValidity(o.app.stdout, entries, v, time.Now().In(loc)); err != nil {
+		return err
+	}
+	return render.WriteValidityProblems(o.app.stderr, v)
 }
 
 func (o *lsOptions) write(entries []store.Entry) error {

@@ -72,7 +72,7 @@ func TestMCPWithNPMClient(t *testing.T) {
 		}
 	}
 	wantErr := map[int]string{10: "limit must be between 1 and 1000, got 0", 11: "old_text does not occur in trips:三亚之行's content", 12: "entry not found", 15: "entry already exists; nothing was written",
-		19: `after invalid date "May 3rd"`}
+		19: `after invalid date "May 3rd"`, 26: "expires is not a date"}
 	for i, c := range report.Calls {
 		if c.Thrown != "" {
 			t.Errorf("call %d %s %v threw in the client: %s", i, c.Name, c.Args, c.Thrown)
@@ -82,7 +82,7 @@ func TestMCPWithNPMClient(t *testing.T) {
 			t.Errorf("call %d %s %v: isError %v, text %q", i, c.Name, c.Args, c.IsError, c.Text)
 		}
 	}
-	if len(report.Calls) != 21 {
+	if len(report.Calls) != 28 {
 		t.Fatalf("%d calls", len(report.Calls))
 	}
 	// The structured retrieve is the object `recall retrieve --json` prints.
@@ -156,4 +156,5 @@ func TestMCPWithNPMClient(t *testing.T) {
 	if d := report.Tools["retrieve"].InputSchema["properties"].(map[string]any); d["after"] == nil || d["now"] == nil {
 		t.Errorf("retrieve schema lacks after/now: %v", d)
 	}
+	checkValidityNPM(t, report.Calls[24].Structured, report.Calls[24].Text, report.Calls[25].Structured, report.Calls[27].Structured)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 )
@@ -30,7 +31,8 @@ first needs it, and keeps a disposable copy (in the .db file, or under
 .recall/ in a folder) so that the next one starts without analysing every
 entry. Reindex always reads every entry, checks that each can be read, shows
 what a full build costs, and saves its build as that copy. The exit status is
-1 when an entry was skipped.`,
+1 when an entry was skipped. It also reports each supersession cycle (and the
+entry it keeps) and each supersedes link that names no entry (docs/validity.md).`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.analysis.validate(cmd, o.app); err != nil {
@@ -64,6 +66,11 @@ func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 		}
 		fmt.Fprintf(o.app.stdout, "indexed %s in %v (analyzer %s)\n",
 			plural(stats.Entries, "entry", "entries"), took.Round(time.Microsecond), an.Name())
+		if snap, err := eng.Snapshot(ctx); err == nil {
+			if err := render.WriteValidityProblems(o.app.stdout, eng.Validity(snap)); err != nil {
+				return err
+			}
+		}
 		if n := len(stats.Skipped); n > 0 {
 			return fmt.Errorf("reindex: %s could not be read", plural(n, "entry", "entries"))
 		}

@@ -31,6 +31,8 @@ type retrieveOptions struct {
 	minScore   float64
 
 	time timeFlags
+
+	includeSuperseded, includeExpired bool
 }
 
 func newRetrieveCmd(a *app) *cobra.Command {
@@ -55,6 +57,11 @@ is only a time phrase, or no query with --after/--before, lists the entries in
 the range newest first (a timeline). Relative phrases are read from --now
 (default: the current time) in the zone --tz names (default: $TZ, else the
 local zone). The output says what range was understood (time_range in --json).
+
+Validity (docs/validity.md): an entry another one supersedes (add
+--supersedes) and an entry whose expiry (add --expires) has come at --now are
+no hits; --include-superseded and --include-expired bring them back, marked
+superseded-by= and expired. A hit names what it supersedes (supersedes=).
 
 The human output shows, per item, why it is there: a hit's score, BM25 score and
 the query terms it matched; a link's "via", the hit that links to it; and the
@@ -98,6 +105,8 @@ Chinese word boundaries when that cost is acceptable.`,
 	f.StringArrayVar(&o.tags, "tag", nil, "only hits tagged `TAG` (repeat for any of several)")
 	f.Float64Var(&o.minScore, "min-score", service.DefaultMinScore, "with an embedder, drop hits that match no query word and whose cosine similarity is below `S` (-1..1; -1 keeps all)")
 	o.time.register(cmd, true)
+	f.BoolVar(&o.includeSuperseded, "include-superseded", false, "also hits that another entry supersedes (marked superseded-by=)")
+	f.BoolVar(&o.includeExpired, "include-expired", false, "also hits whose expiry has passed (marked expired)")
 	o.embedder.register(cmd, true)
 	return cmd
 }
@@ -135,6 +144,7 @@ func (o *retrieveOptions) params(query string) service.RetrieveParams {
 		p.MinScore = &o.minScore
 	}
 	o.time.fill(&p)
+	p.IncludeSuperseded, p.IncludeExpired = o.includeSuperseded, o.includeExpired
 	return p
 }
 

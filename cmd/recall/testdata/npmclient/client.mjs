@@ -49,5 +49,15 @@ await call("retrieve", { query: "", after: "2025-05-26", before: "2025-06-02", n
 await call("retrieve", { query: "beach", after: "May 3rd" });
 await call("get", { category: "diary", name: "npm beach" });
 
+// Validity (issue 23): a supersession, an expiry, the include flags, a bad
+// expires, and the keys through get.
+await call("add", { category: "places", name: "npm Paris", content: "npm flat in Paris" });
+await call("add", { category: "places", name: "npm Berlin", content: "npm flat in Berlin", supersedes: ["[[places:npm Paris]]"] });
+await call("add", { category: "work", name: "npm sprint", content: "npm flat sprint", expires: "2020-01-01" });
+await call("retrieve", { query: "npm flat" });
+await call("retrieve", { query: "npm flat", include_superseded: true, include_expired: true });
+await call("add", { category: "x", name: "y", content: "z", expires: "soon" });
+await call("get", { category: "places", name: "npm Berlin" });
+
 await client.close();
 process.stdout.write(JSON.stringify(out));
