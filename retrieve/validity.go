@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/recallhq/recall/index"
@@ -87,11 +88,16 @@ type Validity struct {
 	superseded []uint64             // bitset by ord
 	by         map[int]*index.Doc   // superseded ord → the entry that supersedes it
 	replaces   map[int][]*index.Doc // ord → the entries it supersedes, in identity order
-	expiries   []expiry             // the entries that carry an expiry
-	unresolved map[int][]string     // ord → its supersedes links to no entry
-	bad        map[int]string       // ord → why its validity keys were ignored
-	cycles     []Cycle              // in identity order of their kept entry
-	docs       map[int]*index.Doc   // every entry above, by ord
+	expiries   []expiry             // the entries that carry an expiry, by ord
+	// inst and days are the expiries that are instants, by time, and
+	// calendar days, by date: the expired ones at any now are a prefix of
+	// each, which viewOf caches.
+	inst, days []expiry
+	views      atomic.Pointer[expiredView]
+	unresolved map[int][]string   // ord → its supersedes links to no entry
+	bad        map[int]string     // ord → why its validity keys were ignored
+	cycles     []Cycle            // in identity order of their kept entry
+	docs       map[int]*index.Doc // every entry above, by ord
 }
 
 // expiry is one entry's expiry: an instant, or a calendar day (its
@@ -228,12 +234,8 @@ func (v *Validity) Expired(category, name string, now time.Time) bool {
 	if d == nil {
 		return false
 	}
-	for _, x := range v.expiries {
-		if x.ord == d.Ord() {
-			return x.expired(now)
-		}
-	}
-	return false
+	i, found := slices.BinarySearchFunc(v.expiries, d.Ord(), func(x expiry, ord int) int { return cmp.Compare(x.ord, ord) })
+	return found && v.expiries[i].expired(now)
 }
 
 // expired reports whether now is at or after the expiry
@@ -312,6 +314,16 @@ func validityOf(snap *index.Snapshot) *Validity {
 		return true
 	})
 	slices.SortFunc(v.expiries, func(a, b expiry) int { return cmp.Compare(a.ord, b.ord) })
+	for _, x := range v.expiries {
+		if x.day {
+			v.days = append(v.days, x)
+		} else {
+			v.inst = append(v.inst, x)
+		}
+	}
+	byAt := func(a, b expiry) int { return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.ord, b.ord)) }
+	slices.SortFunc(v.inst, byAt)
+	slices.SortFunc(v.days, byAt)
 	// Cycles: the strongly connected components of more than one entry;
 	// each keeps its most recently updated entry.
 	comp, members := components(edges)
@@ -457,8 +469,20 @@ type validView struct {
 	hide    []uint64 // what is left out of the candidates; nil: nothing
 }
 
+// expiredView is what viewOf worked out for one prefix of inst and of
+// days and one pair of include flags: most retrieves share it.
+type expiredView struct {
+	ni, nd                 int
+	inclSuper, inclExpired bool
+	expired, hide          []uint64
+}
+
 // viewOf works out req's view of v: the expired entries at req.Now (else
-// the clock), and the entries left out of the candidates.
+// the clock), and the entries left out of the candidates. The expired
+// entries are a prefix of the instants (those at or before now) and of the
+// calendar days (those on or before now's date in its zone, whose
+// midnight has come), found by two binary searches; the bitsets of the
+// last prefixes asked for are kept.
 func (v *Validity) viewOf(req Request) validView {
 	vv := validView{v: v}
 	if v == nil {
@@ -468,11 +492,30 @@ func (v *Validity) viewOf(req Request) validView {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	for _, x := range v.expiries {
-		if x.expired(now) {
-			if vv.expired == nil {
-				vv.expired = make([]uint64, len(v.superseded))
-			}
+	ni, _ := slices.BinarySearchFunc(v.inst, now, func(x expiry, t time.Time) int {
+		if x.at.After(t) {
+			return 1
+		}
+		return -1 // at or before now: expired
+	})
+	y, m, d := now.Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC) // as days are kept
+	nd, _ := slices.BinarySearchFunc(v.days, today, func(x expiry, t time.Time) int {
+		if x.at.After(t) {
+			return 1
+		}
+		return -1
+	})
+	if c := v.views.Load(); c != nil && c.ni == ni && c.nd == nd && c.inclSuper == req.IncludeSuperseded && c.inclExpired == req.IncludeExpired {
+		vv.expired, vv.hide = c.expired, c.hide
+		return vv
+	}
+	if ni+nd > 0 {
+		vv.expired = make([]uint64, len(v.superseded))
+		for _, x := range v.inst[:ni] {
+			vv.expired[x.ord/64] |= 1 << (x.ord % 64)
+		}
+		for _, x := range v.days[:nd] {
 			vv.expired[x.ord/64] |= 1 << (x.ord % 64)
 		}
 	}
@@ -487,6 +530,7 @@ func (v *Validity) viewOf(req Request) validView {
 			vv.hide[i] = v.superseded[i] | vv.expired[i]
 		}
 	}
+	v.views.Store(&expiredView{ni: ni, nd: nd, inclSuper: req.IncludeSuperseded, inclExpired: req.IncludeExpired, expired: vv.expired, hide: vv.hide})
 	return vv
 }
 
