@@ -245,7 +245,7 @@ func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 	}
 	tv := timeOf(snap, req)
 	res.TimeRange = tv.rng
-	vv := validityOf(snap).viewOf(req)
+	vv := expandValidity(snap).viewOf(req)
 	expand(res, snap, hits, docs, req, &tv, &vv)
 	return res
 }

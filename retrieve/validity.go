@@ -2,8 +2,9 @@ package retrieve
 
 import (
 	"cmp"
-	"encoding/json"
 	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -23,19 +24,22 @@ import (
 // IncludeExpired, and every item says what it supersedes, what
 // supersedes it, and whether it expired.
 
-// validityRec is an entry's validity as the index keeps it (JSON).
+// validityRec is an entry's validity as the index keeps it: encode and
+// decodeValidity write and read it as lines "v1", then "u <updated>",
+// "e <expires>", "b <why>" and one "s <link>" per link, each present only
+// when set (a link, a date and a message hold no line break).
 type validityRec struct {
 	// Supersedes are the supersedes links, as store.Supersedes returns them.
-	Supersedes []string `json:"s,omitempty"`
+	Supersedes []string
 	// Expires is store.FormatDate of the expiry: "2026-07-01" for a
 	// calendar day, else RFC 3339.
-	Expires string `json:"e,omitempty"`
+	Expires string
 	// Updated is the entry's updated time (else its created time) in Unix
 	// nanoseconds, which decides a cycle; kept only with Supersedes.
-	Updated int64 `json:"u,omitempty"`
+	Updated int64
 	// Bad is why a key the entry carries could not be read (a file edited
 	// by hand): the key is then ignored, and Validity reports it.
-	Bad string `json:"b,omitempty"`
+	Bad string
 }
 
 // validityExtra is the index.Input.Extra of an entry with meta m: "" when
@@ -74,8 +78,59 @@ func validityExtra(m store.Meta) string {
 	if r.Supersedes == nil && r.Expires == "" && r.Bad == "" {
 		return ""
 	}
-	b, _ := json.Marshal(r) // strings and numbers only: cannot fail
-	return string(b)
+	return r.encode()
+}
+
+func (r validityRec) encode() string {
+	var b strings.Builder
+	b.WriteString("v1")
+	if r.Updated != 0 {
+		b.WriteString("\nu ")
+		b.WriteString(strconv.FormatInt(r.Updated, 10))
+	}
+	if r.Expires != "" {
+		b.WriteString("\ne " + r.Expires)
+	}
+	if r.Bad != "" {
+		b.WriteString("\nb " + strings.ReplaceAll(r.Bad, "\n", " "))
+	}
+	for _, l := range r.Supersedes {
+		b.WriteString("\ns " + l)
+	}
+	return b.String()
+}
+
+// decodeValidity reads what encode wrote; ok is false for anything else.
+func decodeValidity(x string) (r validityRec, ok bool) {
+	first, rest, _ := strings.Cut(x, "\n")
+	if first != "v1" {
+		return r, false
+	}
+	for rest != "" {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if len(line) < 2 || line[1] != ' ' {
+			return r, false
+		}
+		v := line[2:]
+		switch line[0] {
+		case 'u':
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return r, false
+			}
+			r.Updated = n
+		case 'e':
+			r.Expires = v
+		case 'b':
+			r.Bad = v
+		case 's':
+			r.Supersedes = append(r.Supersedes, v)
+		default:
+			return r, false
+		}
+	}
+	return r, true
 }
 
 // Validity is what the supersedes and expires keys of a snapshot's
@@ -264,19 +319,21 @@ func validityOf(snap *index.Snapshot) *Validity {
 	if !snap.HasExtra() {
 		return nil
 	}
+	n := 0
+	snap.EachExtra(func(*index.Doc, string) bool { n++; return true })
 	v := &Validity{
 		snap:       snap,
-		by:         map[int]*index.Doc{},
-		replaces:   map[int][]*index.Doc{},
+		by:         make(map[int]*index.Doc, n),
+		replaces:   make(map[int][]*index.Doc, n),
 		unresolved: map[int][]string{},
 		bad:        map[int]string{},
-		docs:       map[int]*index.Doc{},
+		docs:       make(map[int]*index.Doc, 2*n),
 	}
-	updated := map[int]int64{}
-	edges := map[int][]int{} // ord → the ords it supersedes
+	updated := make(map[int]int64, n)
+	edges := make(map[int][]int, n) // ord → the ords it supersedes
 	snap.EachExtra(func(d *index.Doc, extra string) bool {
-		var r validityRec
-		if json.Unmarshal([]byte(extra), &r) != nil {
+		r, ok := decodeValidity(extra)
+		if !ok {
 			return true // not ours
 		}
 		ord := d.Ord()
@@ -371,10 +428,11 @@ func validityOf(snap *index.Snapshot) *Validity {
 // the graph (Tarjan's algorithm, without recursion) and each component's
 // members.
 func components(edges map[int][]int) (comp map[int]int, members [][]int) {
-	index := map[int]int{}
-	low := map[int]int{}
-	onStack := map[int]bool{}
-	comp = map[int]int{}
+	n := 2 * len(edges)
+	index := make(map[int]int, n)
+	low := make(map[int]int, n)
+	onStack := make(map[int]bool, n)
+	comp = make(map[int]int, n)
 	var stack []int
 	next := 0
 	type frame struct{ v, i int }
@@ -459,6 +517,22 @@ func (e *Engine) Validity(snap *index.Snapshot) *Validity {
 	}
 	v := validityOf(snap)
 	e.valid.Store(&validityCache{snap: snap, v: v})
+	return v
+}
+
+// expandCache is the Validity of the snapshot Expand was last given: a
+// host that filters (service's categories and tags) calls Expand per
+// retrieve on the engine's current snapshot.
+var expandCache atomic.Pointer[validityCache]
+
+// expandValidity is validityOf(snap), computed once per snapshot for
+// Expand.
+func expandValidity(snap *index.Snapshot) *Validity {
+	if c := expandCache.Load(); c != nil && c.snap == snap {
+		return c.v
+	}
+	v := validityOf(snap)
+	expandCache.Store(&validityCache{snap: snap, v: v})
 	return v
 }
 
