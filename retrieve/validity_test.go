@@ -498,3 +498,82 @@ func modelVisible(m map[string]vEntry, now time.Time) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestValidityConcurrent: writers that supersede and expire entries and
+// readers that retrieve at the same time (run with -race); the validity
+// of a snapshot is derived from it alone, so each retrieve's answer is
+// consistent with some snapshot, and once the writers are done the
+// answer is the model's of what the store holds.
+func TestValidityConcurrent(t *testing.T) {
+	st := openStores(t)["bolt"]
+	eng := New(st, Options{})
+	defer eng.Close()
+	now := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	names := []string{"a", "b", "c", "d", "e", "f"}
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	for w := range 3 {
+		go func() {
+			r := rand.New(rand.NewPCG(uint64(w), 7))
+			for range 60 {
+				v := vEntry{key: "x:" + names[r.IntN(len(names))], updated: now.Add(time.Duration(r.IntN(4)) * time.Hour)}
+				if r.IntN(2) == 0 {
+					v.supersedes = []string{"[[x:" + names[r.IntN(len(names))] + "]]"}
+				}
+				if r.IntN(4) == 0 {
+					v.expires = now.Add(time.Duration(r.IntN(3)-1) * time.Hour).Format(time.RFC3339)
+				}
+				if err := eng.Put(context.Background(), v.entry()); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	go func() {
+		for {
+			select {
+			case <-done:
+				errs <- nil
+				return
+			default:
+			}
+			res, err := eng.Retrieve(context.Background(), Request{Query: "flat", Now: now, Limit: 100, Budget: Unlimited})
+			if err != nil {
+				errs <- err
+				return
+			}
+			for _, it := range res.Items {
+				if it.SupersededBy != "" || it.Expired {
+					errs <- fmt.Errorf("hidden entry %s:%s is a hit", it.Category, it.Name)
+					return
+				}
+			}
+		}
+	}()
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	model := map[string]vEntry{}
+	for e, err := range st.All(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := vEntry{key: e.Key().String(), updated: e.Meta.Updated, expires: fmt.Sprint(e.Meta.Extra[store.MetaExpires])}
+		if v.expires == "<nil>" {
+			v.expires = ""
+		}
+		v.supersedes, _ = store.Supersedes(e.Meta)
+		model[v.key] = v
+	}
+	if got, want := visible(t, eng, Request{Now: now}), modelVisible(model, now); !slices.Equal(got, want) {
+		t.Errorf("after the writers: %q, model %q", got, want)
+	}
+}
