@@ -148,7 +148,11 @@
 // BM25, fusion and timelines alike, unless Request.IncludeSuperseded or
 // IncludeExpired. Links to them are still injected. Items carry
 // SupersededBy, Supersedes and Expired; a store without the keys carries
-// no Extra and answers exactly as before.
+// no Extra and answers exactly as before. A Validity is derived from one
+// snapshot alone and never changes; the first retrieve on a snapshot
+// works it out on its own goroutine, outside the publish lock, and keeps
+// it in a one-slot cache (an atomic pointer) that a concurrent retrieve
+// may replace with an equal one.
 //
 // # Embeddings
 //
