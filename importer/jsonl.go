@@ -316,6 +316,12 @@ func parseMetaJSON(raw json.RawMessage) (store.Meta, error) {
 			return store.Meta{}, fmt.Errorf("meta.%s: %w", k, err)
 		}
 	}
+	if err := store.CheckValidity(m); err != nil {
+		if fe, ok := errors.AsType[*store.FieldError](err); ok {
+			return store.Meta{}, fmt.Errorf("meta.%s: %q %s", fe.Field, fe.Value, fe.Reason)
+		}
+		return store.Meta{}, err
+	}
 	return m, nil
 }
 

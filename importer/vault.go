@@ -209,6 +209,9 @@ func readNote(path, category, name string) (Item, error) {
 	if meta.Tags, err = cleanTags(meta.Tags); err != nil {
 		return Item{}, fmt.Errorf("front matter: tags: %w", err)
 	}
+	if err := store.CheckValidity(meta); err != nil {
+		return Item{}, fmt.Errorf("front matter: %w", err)
+	}
 	it := Item{CreatedFromFile: meta.Created.IsZero(), UpdatedFromFile: meta.Updated.IsZero()}
 	if it.UpdatedFromFile {
 		meta.Updated = info.ModTime().UTC()

@@ -189,6 +189,9 @@ type segment struct {
 	dateAt   []int64
 	dateKind []uint8
 	dated    byDate
+	// extra holds Input.Extra of the documents that have one, by ord
+	// (extra.go): sparse, most documents carry none.
+	extra map[uint32]string
 	// bounds and blocks are the score bounds of the pruned search
 	// (bounds.go), by term and by block of blockSize postings, for the
 	// terms in longIDs (sorted), whose lists are longer than one block.
@@ -252,6 +255,11 @@ type Input struct {
 	// standing in for an event date it lacks); ranges treat it as any
 	// instant, Doc.Date reports it.
 	Written bool
+	// Extra is data the caller keeps with the document, which the index
+	// neither reads nor scores but returns (Snapshot.Extra, Input, EachExtra)
+	// and persists with it; "" for none (retrieve keeps an entry's validity
+	// metadata there).
+	Extra string
 }
 
 // Build indexes docs with the analyzer tok (nil: Spec) and tags the
@@ -273,6 +281,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	}
 	// Dedupe identities, last one wins.
 	dates := make([]dateRec, 0, len(in))
+	var extras map[uint32]string // by ord before the sort
 	for _, d := range in {
 		ord := uint32(len(seg.docs))
 		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(ord)})
@@ -280,8 +289,18 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 			seg.docs[i].Content = d.Content
 			dates[i] = dateOf(d)
 			seg.docs = seg.docs[:ord]
+			ord = i
 		} else {
 			dates = append(dates, dateOf(d))
+		}
+		switch {
+		case d.Extra != "":
+			if extras == nil {
+				extras = map[uint32]string{}
+			}
+			extras[ord] = d.Extra
+		case extras != nil:
+			delete(extras, ord)
 		}
 	}
 	// Then in identity order (see segment.docs), the dates with them. A
@@ -294,10 +313,17 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		}
 		slices.SortFunc(perm, func(a, b int32) int { return compareIdentity(seg.docs[a], seg.docs[b]) })
 		docs, ds := make([]Doc, len(perm)), make([]dateRec, len(perm))
+		var xs map[uint32]string
 		for i, p := range perm {
 			docs[i], ds[i] = seg.docs[p], dates[p]
+			if x, ok := extras[uint32(p)]; ok {
+				if xs == nil {
+					xs = make(map[uint32]string, len(extras))
+				}
+				xs[uint32(i)] = x
+			}
 		}
-		seg.docs, dates = docs, ds
+		seg.docs, dates, extras = docs, ds, xs
 		seg.keys = newKeyTable(len(seg.docs))
 		for i := range seg.docs {
 			seg.docs[i].ord = int32(i)
@@ -305,6 +331,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		}
 	}
 	seg.setDates(dates)
+	seg.extra = extras
 	seg.lens = make([]uint32, len(seg.docs))
 	var (
 		lists    [][]posting

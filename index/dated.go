@@ -114,7 +114,7 @@ func (r dateRec) in(loc *time.Location) time.Time {
 // included.
 func (s *Snapshot) Input(d *Doc) Input {
 	t, day, written := s.DocDate(d)
-	return Input{Category: d.Category, Name: d.Name, Content: d.Content, Date: t, Day: day, Written: written}
+	return Input{Category: d.Category, Name: d.Name, Content: d.Content, Date: t, Day: day, Written: written, Extra: s.Extra(d)}
 }
 
 // TimeRange is the half-open interval [From, To) of time, read in Loc
@@ -184,6 +184,7 @@ type Set struct {
 	inst, day          []uint32 // the base documents in the range (dead ones too)
 	ov                 []uint32 // the overlay documents in the range, by ord
 	all                bool     // every live document of s is in it
+	hide               []uint64 // documents left out by ord (Except); nil: none
 	// The base's members by rank (byDate.rank): r is in the set when
 	// r-ia < iw (an instant) or r-da < dw (a day), in uint32 arithmetic.
 	rank           []uint32
@@ -201,7 +202,7 @@ func (w *Set) Len() int {
 
 // Has reports whether d, a document of the set's snapshot, is in it.
 func (w *Set) Has(d *Doc) bool {
-	if d == nil {
+	if d == nil || w.hidden(uint32(d.ord)) {
 		return false
 	}
 	return w.open || w.s.dateRec(d).within(w.ilo, w.ihi, w.dlo, w.dhi)
@@ -209,6 +210,9 @@ func (w *Set) Has(d *Doc) bool {
 
 // has is Has by ord.
 func (w *Set) has(ord uint32) bool {
+	if w.hide != nil && w.hidden(ord) {
+		return false
+	}
 	if w.open {
 		return true
 	}
@@ -220,14 +224,30 @@ func (w *Set) has(ord uint32) bool {
 	return false
 }
 
-// hasBase is has for a base document of a set that is not open.
+// hasBase is has for a base document. An open set reaches it only when
+// Except left documents out (an open set without hidden ones is no
+// filter at all: TopQuery.Within's all).
 func (w *Set) hasBase(ord uint32) bool {
+	if w.hide != nil && w.hidden(ord) {
+		return false
+	}
+	if w.open {
+		return true
+	}
 	r := w.rank[ord]
 	return r-w.ia < w.iw || r-w.da < w.dw
 }
 
 // each calls fn with every live document of the set, in no order.
 func (w *Set) each(fn func(ord uint32)) {
+	if w.hide != nil {
+		inner := fn
+		fn = func(ord uint32) {
+			if !w.hidden(ord) {
+				inner(ord)
+			}
+		}
+	}
 	if w.open {
 		w.s.Docs(func(d *Doc) bool { fn(uint32(d.ord)); return true })
 		return

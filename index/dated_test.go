@@ -65,15 +65,35 @@ func randomRange(r *rand.Rand) TimeRange {
 // checkWithin: In agrees with the reference membership, and Top inside
 // the set, by every scorer (scanning or probing its lists, pruned
 // or not), is the reference's ranking of the set's documents alone.
-func checkWithin(t *testing.T, s *Snapshot, r *rand.Rand, label string) {
+//
+// With hide, a random part of the documents is also left out of the set
+// (Except), over a range or, for an open one, over no set at all.
+func checkWithin(t *testing.T, s *Snapshot, r *rand.Rand, label string, hide bool) {
 	t.Helper()
 	ref := newRef(s)
 	for trial := range 12 {
 		tr := randomRange(r)
 		w := s.In(tr)
+		var hidden []uint64
+		if hide {
+			hidden = make([]uint64, (s.Len()+63)/64)
+			for ord := range s.Len() {
+				if r.IntN(3) == 0 {
+					hidden[ord/64] |= 1 << (ord % 64)
+				}
+			}
+			if tr.IsZero() && r.IntN(2) == 0 {
+				w = nil
+			}
+			w = s.Except(w, hidden)
+			if w == nil {
+				w = s.In(tr) // nothing hidden: the set as it was
+			}
+		}
+		isHidden := func(d *Doc) bool { o := d.Ord(); return hidden != nil && hidden[o/64]&(1<<(o%64)) != 0 }
 		n := 0
 		s.Docs(func(d *Doc) bool {
-			if inRef(s, d, tr) != w.Has(d) {
+			if (inRef(s, d, tr) && !isHidden(d)) != w.Has(d) {
 				t.Fatalf("%s: %s/%q dated %v: in %v, want %v (range %v..%v)", label, d.Category, d.Name, s.DateIn(d, tr.Loc), w.Has(d), inRef(s, d, tr), tr.From, tr.To)
 			}
 			if w.Has(d) {
@@ -153,12 +173,14 @@ func TestWithinEqualsReference(t *testing.T) {
 		}
 		s := Build(1, nil, in)
 		label := fmt.Sprintf("n %d", n)
-		checkWithin(t, s, r, label)
+		for _, hide := range []bool{false, true} {
+			checkWithin(t, s, r, fmt.Sprint(label, " hide ", hide), hide)
+		}
 		d, _, err := Decode(Encode(s, nil), nil, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkWithin(t, d, r, label+" decoded")
+		checkWithin(t, d, r, label+" decoded", false)
 		// Overlay writes (dates change with them) and deletes.
 		w := d
 		var ids [][2]string
@@ -179,8 +201,9 @@ func TestWithinEqualsReference(t *testing.T) {
 				w = w.Without(uint64(2+i), ids[j][0], ids[j][1])
 			}
 		}
-		checkWithin(t, w, r, label+" overlay")
-		checkWithin(t, w.Compact(), r, label+" compacted")
+		checkWithin(t, w, r, label+" overlay", false)
+		checkWithin(t, w, r, label+" overlay, hidden", true)
+		checkWithin(t, w.Compact(), r, label+" compacted", false)
 	}
 }
 

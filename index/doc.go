@@ -68,6 +68,12 @@
 // that is not), so a tie between two of them compares their ords, and an
 // overlay document records its place among them.
 //
+// Snapshot.Except narrows such a set (or the whole snapshot) further by
+// a bitset of ords, so a caller's own rule (retrieve's superseded and
+// expired entries) filters before ranking too; Input.Extra is data a
+// caller keeps with a document (sparse, persisted), which the index never
+// reads (extra.go, except.go).
+//
 // # Caveats
 //
 // Scores are comparable only within one query. A query made only of stop

@@ -23,9 +23,10 @@ import (
 // |D| and the terms, is kept here with it.
 type ovDoc struct {
 	Doc
-	date dateRec
-	len  uint32            // |D|
-	tf   map[string]uint32 // its terms
+	date  dateRec
+	extra string            // Input.Extra
+	len   uint32            // |D|
+	tf    map[string]uint32 // its terms
 	// below is the number of base documents before it in identity order:
 	// a tie between it and a base document is decided without reading
 	// names (see hitHeap.tieBetter).

@@ -25,6 +25,8 @@ import (
 //	per doc the lengths of its category, name and content, |D|, tokens_est,
 //	its date's kind (0 none, 1 instant, 2 day, 3 written) and, unless none, the date
 //	in Unix nanoseconds (a varint) |
+//	extras: n, then per document with an Input.Extra, in ord order, its
+//	ord as a delta from the previous one's and the extra (a byte string) |
 //	terms: n, the number of postings of all, the texts of all terms one
 //	after the other (a byte string), then per term the length of its text
 //	and its postings (a count, then per posting the doc as a delta from the
@@ -40,7 +42,7 @@ import (
 
 // PersistVersion is the version of the persisted snapshot layout. Decode
 // rejects any other.
-const PersistVersion = 4
+const PersistVersion = 5
 
 var persistMagic = []byte("RCLSNAP\n")
 
@@ -95,6 +97,7 @@ func Encode(s *Snapshot, meta []byte) []byte {
 			b = binary.AppendVarint(b, seg.dateAt[i])
 		}
 	}
+	b = appendExtras(b, seg.extra)
 	b = binary.AppendUvarint(b, uint64(seg.terms.Len()))
 	b = binary.AppendUvarint(b, uint64(len(seg.pdocs)))
 	b = binary.AppendUvarint(b, uint64(len(seg.terms.text)))
@@ -197,6 +200,7 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	if r.err == nil && len(text) != 0 {
 		r.err = errors.New("document text left over")
 	}
+	seg.extra = r.extras(len(seg.docs))
 	nt := r.count(2)
 	np := r.count(2)
 	seg.pdocs = make([]uint32, 0, np)

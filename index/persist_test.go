@@ -227,6 +227,7 @@ func TestDecodeRejectsWrappedPostings(t *testing.T) {
 				b = binary.AppendUvarint(b, v)
 			}
 		}
+		b = binary.AppendUvarint(b, 0) // no extras
 		b = binary.AppendUvarint(b, 1) // terms
 		b = binary.AppendUvarint(b, uint64(len(gaps)))
 		b = binary.AppendUvarint(b, 3) // the terms' text

@@ -44,6 +44,7 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	ns.remove(in.Category, in.Name)
 	d := &ovDoc{Doc: Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(s.base.docs) + len(ns.overlay))}}
 	d.date = dateOf(in)
+	d.extra = in.Extra
 	toks, e1 := s.tok.appendTokens(nil, in.Name)
 	toks, e2 := s.tok.appendTokens(toks, in.Content)
 	d.len = uint32(len(toks))

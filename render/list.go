@@ -16,23 +16,28 @@ import (
 // the tags, "-" for a missing date or no tags.
 func WriteLong(w io.Writer, entries []store.Entry) error {
 	for _, e := range entries {
-		updated := "-"
-		if !e.Meta.Updated.IsZero() {
-			updated = e.Meta.Updated.UTC().Format(time.DateOnly)
-		}
-		tags := service.Visible(strings.Join(e.Meta.Tags, ","))
-		if tags == "" {
-			tags = "-"
-		}
-		date := "" // a fifth column, on dated entries only
-		if !e.Meta.Date.IsZero() {
-			date = "\tdate " + store.FormatDate(e.Meta.Date)
-		}
-		if _, err := fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s%s\n", e.Key(), service.TokensEst(e), updated, tags, date); err != nil {
+		if _, err := fmt.Fprintf(w, "%s\n", longLine(e)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// longLine is one line of WriteLong, without its line break.
+func longLine(e store.Entry) string {
+	updated := "-"
+	if !e.Meta.Updated.IsZero() {
+		updated = e.Meta.Updated.UTC().Format(time.DateOnly)
+	}
+	tags := service.Visible(strings.Join(e.Meta.Tags, ","))
+	if tags == "" {
+		tags = "-"
+	}
+	date := "" // a fifth column, on dated entries only
+	if !e.Meta.Date.IsZero() {
+		date = "\tdate " + store.FormatDate(e.Meta.Date)
+	}
+	return fmt.Sprintf("%s\t%d tokens\t%s\t%s%s", e.Key(), service.TokensEst(e), updated, tags, date)
 }
 
 // WriteItems writes a page of a listing (service.Memory.List) as `recall

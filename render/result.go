@@ -87,6 +87,15 @@ func itemHeader(it retrieve.Item, sty Style) string {
 	if it.OutsideRange {
 		ev = append(ev, "outside-range")
 	}
+	if it.SupersededBy != "" {
+		ev = append(ev, "superseded-by="+service.Visible(it.SupersededBy))
+	}
+	if len(it.Supersedes) > 0 {
+		ev = append(ev, "supersedes="+service.Visible(strings.Join(it.Supersedes, ",")))
+	}
+	if it.Expired {
+		ev = append(ev, "expired")
+	}
 	ev = append(ev, "tokens="+strconv.Itoa(it.TokensEst))
 	b.WriteString("  ")
 	b.WriteString(sty.dim(strings.Join(ev, " ")))

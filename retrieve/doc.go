@@ -132,6 +132,28 @@
 // the range OutsideRange. Without a range only entries with an event date
 // carry Date, so a store without dates answers exactly as before dates.
 //
+// # Validity
+//
+// An entry may supersede others (metadata key store.MetaSupersedes, a
+// list of links) and may expire (store.MetaExpires); docs/validity.md is
+// the contract. InputOf keeps both in the document's index.Input.Extra, so
+// a persisted index carries them; Engine.Validity works out once per
+// snapshot which entries are superseded: each link resolved as links
+// resolve from that entry, chains hiding every entry but the last, a
+// cycle keeping its most recently updated entry, links to no entry kept
+// as problems (and reported in UnresolvedLinks when the entry is a hit).
+// A retrieve leaves the superseded entries and those expired at
+// Request.Now (else the clock; a date expires at its midnight in now's
+// zone) out of the candidates before ranking (index.Snapshot.Except), for
+// BM25, fusion and timelines alike, unless Request.IncludeSuperseded or
+// IncludeExpired. Links to them are still injected. Items carry
+// SupersededBy, Supersedes and Expired; a store without the keys carries
+// no Extra and answers exactly as before. A Validity is derived from one
+// snapshot alone and never changes; the first retrieve on a snapshot
+// works it out on its own goroutine, outside the publish lock, and keeps
+// it in a one-slot cache (an atomic pointer) that a concurrent retrieve
+// may replace with an equal one.
+//
 // # Embeddings
 //
 // With Options.Embedder and Options.Vectors (normally an embed/cache.Cache

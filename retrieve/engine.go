@@ -104,6 +104,7 @@ type Engine struct {
 	feed        store.ChangeFeed // nil when the store has none
 	tok         *index.Analyzer
 	snap        atomic.Pointer[index.Snapshot]
+	valid       atomic.Pointer[validityCache] // the Validity of a recent snapshot
 
 	embedder     embed.Embedder
 	vectors      DocVectors
@@ -698,9 +699,10 @@ func (e *Engine) write(ctx context.Context, key store.Key, do func() (wrote bool
 // InputOf is what the index holds of an entry: its identity, its content
 // and its effective date (store.EffectiveDate: Meta.Date when present,
 // else Meta.Created), a date without a time of day as a calendar day that
-// each query reads in its own zone (index.TimeRange).
+// each query reads in its own zone (index.TimeRange), and, in Extra, its
+// validity keys (supersedes, expires) when it carries any.
 func InputOf(e store.Entry) index.Input {
-	in := index.Input{Category: e.Category, Name: e.Name, Content: e.Content}
+	in := index.Input{Category: e.Category, Name: e.Name, Content: e.Content, Extra: validityExtra(e.Meta)}
 	switch {
 	case !e.Meta.Date.IsZero():
 		in.Date, in.Day = e.Meta.Date, store.IsDateOnly(e.Meta.Date)

@@ -65,4 +65,14 @@ type Item struct {
 	// OutsideRange marks a link whose entry lies outside the retrieve's
 	// time range (hits never do): context for a hit, not an answer.
 	OutsideRange bool `json:"outside_range,omitempty"`
+	// SupersededBy is the entry ("category:name") that supersedes this one
+	// (docs/validity.md): set on a link to a superseded entry, and on a
+	// superseded hit of a retrieve with IncludeSuperseded.
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// Supersedes lists the entries ("category:name", in identity order)
+	// this one supersedes.
+	Supersedes []string `json:"supersedes,omitempty"`
+	// Expired marks an entry whose expiry has come at the request's now: a
+	// link, or a hit of a retrieve with IncludeExpired.
+	Expired bool `json:"expired,omitempty"`
 }

@@ -44,6 +44,13 @@ type Request struct {
 	Now time.Time `json:",omitzero"`
 	// NoTime keeps the whole query as words: no time phrase is read.
 	NoTime bool `json:",omitempty"`
+
+	// IncludeSuperseded makes superseded entries candidates again (they
+	// are none by default), marked Item.SupersededBy (docs/validity.md).
+	IncludeSuperseded bool `json:",omitempty"`
+	// IncludeExpired makes entries expired at Now candidates again (they
+	// are none by default), marked Item.Expired.
+	IncludeExpired bool `json:",omitempty"`
 }
 
 // TermsError is Retrieve's refusal of a query with more distinct terms
@@ -89,6 +96,8 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 	}
 	tv := timeOf(snap, req)
 	res.TimeRange = tv.rng
+	vv := e.Validity(snap).viewOf(req)
+	tv.cand = snap.Except(tv.in, vv.hide)
 	q := snap.Query(tv.query)
 	terms := q.Terms
 	if req.MaxTerms > 0 && len(terms) > req.MaxTerms {
@@ -97,10 +106,10 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 	if len(terms) == 0 && tv.in != nil {
 		items, docs := timeline(room, snap, &tv, limit, req.NoLinks)
 		res.room = items
-		expand(res, snap, items, docs, req, &tv)
+		expand(res, snap, items, docs, req, &tv, &vv)
 		return nil
 	}
-	hits, fused := e.fusedHits(ctx, snap, tv.query, terms, limit, tv.in)
+	hits, fused := e.fusedHits(ctx, snap, tv.query, terms, limit, tv.cand)
 	res.EmbeddingUsed = fused
 	var items []Item
 	var docs []*index.Doc // for the links; nil when they are off
@@ -125,7 +134,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		// Stop scoring when the caller gives up. The top k and their
 		// matched words are written into pooled room.
 		sc := hitsPool.Get().(*hitScratch)
-		top, err := snap.AppendTop(sc.top[:0], index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done(), Within: tv.in})
+		top, err := snap.AppendTop(sc.top[:0], index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done(), Within: tv.cand})
 		if err != nil {
 			sc.release(top, nil)
 			if cerr := ctx.Err(); cerr != nil {
@@ -149,7 +158,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		sc.release(top, matched)
 	}
 	res.room = items
-	expand(res, snap, items, docs, req, &tv)
+	expand(res, snap, items, docs, req, &tv, &vv)
 	return nil
 }
 
@@ -216,6 +225,7 @@ func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched [
 	it.TokensEst = d.TokensEst()
 	it.Via = nil // a reused item may have been a link
 	it.OutsideRange = false
+	it.SupersededBy, it.Supersedes, it.Expired = "", nil, false
 }
 
 // Expand completes a result from hits chosen by the caller (for example
@@ -235,7 +245,8 @@ func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 	}
 	tv := timeOf(snap, req)
 	res.TimeRange = tv.rng
-	expand(res, snap, hits, docs, req, &tv)
+	vv := expandValidity(snap).viewOf(req)
+	expand(res, snap, hits, docs, req, &tv, &vv)
 	return res
 }
 
@@ -243,7 +254,8 @@ func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 // documents (docs[i] may be nil: no links then; docs is not read when
 // req.NoLinks). With links off the hits are the sequence the budget cuts,
 // without a copy.
-func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, req Request, tv *timeView) {
+func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, req Request, tv *timeView, vv *validView) {
+	defer vv.markAll(res, snap)
 	if req.NoLinks {
 		applyBudget(res, hits, req.Budget, req.Explain)
 		return
@@ -293,6 +305,13 @@ func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, r
 				Date:         tv.dateOf(snap, d),
 				OutsideRange: tv.outside(d),
 			})
+		}
+		// Its supersedes links that name no entry, as unresolved as any.
+		for _, raw := range vv.unresolvedOf(self) {
+			if !unresolved[raw] {
+				unresolved[raw] = true
+				res.UnresolvedLinks = append(res.UnresolvedLinks, raw)
+			}
 		}
 	}
 	applyBudget(res, seq, req.Budget, req.Explain)

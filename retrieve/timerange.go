@@ -25,6 +25,9 @@ type timeView struct {
 	rng   *TimeRange // nil: no range
 	loc   *time.Location
 	in    *index.Set // the documents in the range; nil: no range
+	// cand are the candidates: in, less the entries validity leaves out
+	// (superseded, expired; index.Snapshot.Except); nil: every entry.
+	cand *index.Set
 }
 
 // timeOf works out req's range on snap: After/Before when either is set
@@ -90,7 +93,7 @@ func (tv *timeView) outside(d *index.Doc) bool { return tv.in != nil && !tv.in.H
 // has the room; and their documents, for their links (nil when links are
 // off).
 func timeline(room []Item, snap *index.Snapshot, tv *timeView, limit int, noLinks bool) ([]Item, []*index.Doc) {
-	docs := snap.Newest(tv.in, tv.loc, limit)
+	docs := snap.Newest(tv.cand, tv.loc, limit)
 	items := roomFor(room, len(docs))
 	for i, d := range docs {
 		it := &items[i]

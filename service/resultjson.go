@@ -63,7 +63,8 @@ var resultBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); retur
 var (
 	resultFields = []string{"items", "budget_used", "embedding_used", "unresolved_links", "dropped,omitzero", "time_range,omitempty"}
 	itemFields   = []string{"source", "category", "name", "content", "score", "bm25_score,omitempty",
-		"cos_score,omitempty", "via,omitempty", "matched_terms,omitzero", "tokens_est", "date,omitempty", "outside_range,omitempty"}
+		"cos_score,omitempty", "via,omitempty", "matched_terms,omitzero", "tokens_est", "date,omitempty", "outside_range,omitempty",
+		"superseded_by,omitempty", "supersedes,omitempty", "expired,omitempty"}
 	refFields       = []string{"category", "name"}
 	timeRangeFields = []string{"from,omitzero", "to,omitzero", "text,omitempty"}
 )
@@ -224,6 +225,18 @@ func appendItem(b []byte, it *retrieve.Item, depth int, ok *bool) []byte {
 	}
 	if it.OutsideRange {
 		b = field(b, "outside_range", false)
+		b = append(b, "true"...)
+	}
+	if it.SupersededBy != "" {
+		b = field(b, "superseded_by", false)
+		b = appendJSONString(b, it.SupersededBy)
+	}
+	if len(it.Supersedes) > 0 {
+		b = field(b, "supersedes", false)
+		b = appendStrings(b, it.Supersedes, depth+1)
+	}
+	if it.Expired {
+		b = field(b, "expired", false)
 		b = append(b, "true"...)
 	}
 	b = newline(b, depth)

@@ -44,6 +44,14 @@ var resultCases = map[string]*retrieve.Result{
 		TimeRange: &retrieve.TimeRange{From: time.Date(2024, 4, 29, 0, 0, 0, 0, time.FixedZone("", 8*3600)),
 			To: time.Date(2024, 5, 6, 0, 0, 0, 5, time.UTC), Text: "last week \"q\""},
 	},
+	"validity": {
+		Items: []retrieve.Item{
+			{Source: retrieve.SourceHit, Category: "places", Name: "Berlin", MatchedTerms: []string{"flat"}, TokensEst: 3, Supersedes: []string{"places:Paris", "x:\"q\""}},
+			{Source: retrieve.SourceLink, Category: "places", Name: "Paris", Via: &retrieve.Ref{Category: "places", Name: "Berlin"}, TokensEst: 2,
+				SupersededBy: "places:Berlin", Expired: true, Supersedes: []string{}},
+		},
+		UnresolvedLinks: []string{"[[places:gone]]"},
+	},
 	"open range":  {Items: []retrieve.Item{}, UnresolvedLinks: []string{}, TimeRange: &retrieve.TimeRange{To: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}},
 	"empty range": {Items: []retrieve.Item{}, UnresolvedLinks: []string{}, TimeRange: &retrieve.TimeRange{}},
 }

@@ -56,6 +56,7 @@ func (p RetrieveParams) parseTime(req *retrieve.Request) error {
 		return paramf("before", "(%s) must be later than after (%s)", p.Before, p.After)
 	}
 	req.NoTime = p.NoTime
+	req.IncludeSuperseded, req.IncludeExpired = p.IncludeSuperseded, p.IncludeExpired
 	return nil
 }
 
@@ -85,6 +86,9 @@ type RetrieveParams struct {
 	Before       string   `json:"before,omitempty" jsonschema:"Only entries dated before this (exclusive): a date 2024-06-01 or an RFC 3339 time. Overrides a time phrase in the query."`
 	Now          string   `json:"now,omitempty" jsonschema:"The current time as an RFC 3339 time with the user's UTC offset, e.g. 2025-06-01T09:00:00+08:00: relative phrases such as 'last week' or '昨天' are read from it, and days are the days of its zone. Default: the server's clock and zone."`
 	NoTime       bool     `json:"no_time,omitempty" jsonschema:"Keep the whole query as words: do not read a time phrase out of it. Default false."`
+	// IncludeSuperseded and IncludeExpired: see docs/validity.md.
+	IncludeSuperseded bool `json:"include_superseded,omitempty" jsonschema:"Also return entries another entry supersedes (an older value the user corrected), marked superseded_by with the entry that replaces them. Default false: they are left out."`
+	IncludeExpired    bool `json:"include_expired,omitempty" jsonschema:"Also return entries whose expiry (their expires date) has passed at now, marked expired. Default false: they are left out."`
 	// Zone, for Go callers (the CLI's --tz), is the time zone of now, of
 	// after and before given as dates, and of calendar days; nil means
 	// now's own zone (the local zone when now is not given).
@@ -228,7 +232,8 @@ func (m *Memory) retrieve(ctx context.Context, req retrieve.Request, f filter) (
 // applies the budget with the engine's own steps (retrieve.Expand).
 func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (*retrieve.Result, error) {
 	wide := retrieve.Request{Query: req.Query, NoLinks: true, Budget: retrieve.Unlimited, MaxTerms: req.MaxTerms,
-		After: req.After, Before: req.Before, Now: req.Now, NoTime: req.NoTime}
+		After: req.After, Before: req.Before, Now: req.Now, NoTime: req.NoTime,
+		IncludeSuperseded: req.IncludeSuperseded, IncludeExpired: req.IncludeExpired}
 	tags := map[store.Key][]string{}
 	pass := func(it retrieve.Item) (bool, error) {
 		if len(f.categories) > 0 && !slices.Contains(f.categories, it.Category) {

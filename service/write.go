@@ -80,6 +80,15 @@ type AddRequest struct {
 	// when the thing happened); zero keeps the entry's date on an update.
 	// ParseDate reads the forms users type.
 	Date time.Time
+	// Supersedes, when non-nil, replaces the entries this one supersedes
+	// (store.MetaSupersedes: links such as "[[places:Paris flat]]", each
+	// checked by store.SupersedesLink); empty removes the key, nil keeps
+	// it on an update. See docs/validity.md.
+	Supersedes []string
+	// Expires, when not zero, sets the moment the entry stops being a hit
+	// (store.MetaExpires; store.ParseExpires reads the forms users type);
+	// zero keeps it on an update.
+	Expires time.Time
 }
 
 // Add writes an entry: the upsert rule of recall, the one place it lives.
@@ -106,6 +115,10 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 			return Change{}, err
 		}
 	}
+	validity, err := validityMeta(req)
+	if err != nil {
+		return Change{}, err
+	}
 	var replaced *Replaced
 	added, err := m.update(ctx, req.Category, req.Name, func(old store.Entry, found bool) (store.Entry, error) {
 		replaced = nil // fn may run again: the last run's entry is the one replaced
@@ -129,6 +142,7 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 				delete(e.Meta.Extra, MetaDate)
 			}
 		}
+		e.Meta.Extra = validity.apply(e.Meta.Extra)
 		return e, nil
 	})
 	if unreadable(err) {
@@ -138,6 +152,7 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 		e := store.Entry{Category: req.Category, Name: req.Name, Content: req.Content}
 		e.Meta.Tags = tags
 		e.Meta.Date = req.Date
+		e.Meta.Extra = validity.apply(nil)
 		if err = m.eng.Put(ctx, e); err == nil {
 			added, replaced = false, &Replaced{Unreadable: true}
 		}

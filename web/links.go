@@ -23,6 +23,12 @@ type LinksResult struct {
 	// Backlinks are the entries whose resolved links point here, sorted by
 	// category, then name; the entry itself is left out.
 	Backlinks []retrieve.Ref `json:"backlinks"`
+	// Supersedes are the entries this one supersedes (its supersedes
+	// key, resolved; docs/validity.md), and SupersededBy the entries that
+	// supersede it, each sorted by category, then name; left out when
+	// none.
+	Supersedes   []retrieve.Ref `json:"supersedes,omitempty"`
+	SupersededBy []retrieve.Ref `json:"superseded_by,omitempty"`
 }
 
 // Link is one outgoing wiki-link of an entry.
@@ -102,6 +108,9 @@ func (l *linker) serve(w http.ResponseWriter, r *http.Request) {
 	if res.Backlinks == nil {
 		res.Backlinks = []retrieve.Ref{}
 	}
+	v := l.eng.Validity(snap)
+	res.Supersedes = refs(v.Supersedes(d.Category, d.Name))
+	res.SupersededBy = refs(v.Successors(d.Category, d.Name))
 	writeJSON(w, http.StatusOK, res)
 }
 
@@ -141,6 +150,15 @@ func (l *linker) backlinks(snap *index.Snapshot) *backlinkIndex {
 type apiError struct {
 	Message string `json:"error"`
 	Field   string `json:"field,omitempty"`
+}
+
+// refs are keys as Refs; nil for none.
+func refs(keys []store.Key) []retrieve.Ref {
+	var out []retrieve.Ref
+	for _, k := range keys {
+		out = append(out, retrieve.Ref{Category: k.Category, Name: k.Name})
+	}
+	return out
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

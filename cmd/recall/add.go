@@ -12,10 +12,12 @@ import (
 type addOptions struct {
 	app *app
 
-	src     contentSource
-	tags    []string
-	tagsSet bool
-	date    string
+	src        contentSource
+	tags       []string
+	tagsSet    bool
+	date       string
+	supersedes []string
+	expires    string
 }
 
 func newAddCmd(a *app) *cobra.Command {
@@ -35,6 +37,8 @@ func newAddCmd(a *app) *cobra.Command {
 	o.src.register(cmd, "content", "the content `TEXT`")
 	f.StringArrayVarP(&o.tags, "tag", "t", nil, "a tag (repeat for several); replaces the entry's tags")
 	f.StringVar(&o.date, "date", "", "when it happened: `DATE` 2024-05-03 or an RFC 3339 time")
+	f.StringArrayVar(&o.supersedes, "supersedes", nil, "an entry this one replaces: `LINK` such as places:Paris flat (repeat for several)")
+	f.StringVar(&o.expires, "expires", "", "when it stops being a hit: `DATE` 2026-07-01 or an RFC 3339 time")
 	return cmd
 }
 
@@ -63,6 +67,16 @@ func (o *addOptions) run(cmd *cobra.Command, category, name string) error {
 			return usagef(cmd, "%v", err)
 		}
 		req.Date = d
+	}
+	if len(o.supersedes) > 0 {
+		req.Supersedes = o.supersedes
+	}
+	if o.expires != "" {
+		t, err := service.ParseExpires("--expires", o.expires)
+		if err != nil {
+			return usagef(cmd, "%v", err)
+		}
+		req.Expires = t
 	}
 	if o.tagsSet {
 		req.Tags = tags

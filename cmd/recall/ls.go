@@ -3,11 +3,13 @@ package main
 import (
 	"cmp"
 	"context"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/render"
+	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
@@ -19,6 +21,8 @@ type lsOptions struct {
 	limit  int
 	cursor string
 	time   timeFlags
+	// expired lists only the entries whose expiry has passed.
+	expired bool
 }
 
 func newLsCmd(a *app) *cobra.Command {
@@ -42,7 +46,10 @@ func newLsCmd(a *app) *cobra.Command {
 			if ranged && (cmd.Flags().Changed("limit") || o.cursor != "") {
 				return usagef(cmd, "--after and --before do not combine with --limit or --cursor")
 			}
-			if ranged {
+			if o.expired && (cmd.Flags().Changed("limit") || o.cursor != "") {
+				return usagef(cmd, "--expired does not combine with --limit or --cursor")
+			}
+			if ranged || o.expired {
 				return o.ranged(cmd, category)
 			}
 			if cmd.Flags().Changed("limit") || o.cursor != "" {
@@ -60,43 +67,72 @@ func newLsCmd(a *app) *cobra.Command {
 	f.IntVarP(&o.limit, "limit", "n", service.DefaultListLimit, "print one page of at most `N` entries")
 	f.StringVar(&o.cursor, "cursor", "", "continue after the page that printed this `CURSOR`")
 	o.time.register(cmd, false)
+	f.BoolVar(&o.expired, "expired", false, "only the entries whose expiry has passed")
 	return cmd
 }
 
-// ranged is ls with --after/--before: every entry is read, those whose
-// effective date is outside the range are left out.
+// ranged is ls with --after/--before or --expired: every entry is read,
+// those whose effective date is outside the range (or, with --expired,
+// whose expiry has not passed) are left out.
 func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
 	r := o.time.dates
 	if !r.From.IsZero() && !r.To.IsZero() && !r.From.Before(r.To) {
 		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.before, o.time.after)
 	}
-	return o.list(cmd.Context(), func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
-		return service.ListDated(ctx, st, category, r, cmp.Or(o.time.zone, time.Local), skip)
+	loc := cmp.Or(o.time.zone, time.Local)
+	now := time.Now().In(loc)
+	return o.list(cmd.Context(), category, func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
+		list, err := service.ListDated(ctx, st, category, r, loc, skip)
+		if err != nil || !o.expired {
+			return list, err
+		}
+		return slices.DeleteFunc(list, func(e store.Entry) bool { return !store.IsExpired(e.Meta, now) }), nil
 	})
 }
 
 func (o *lsOptions) run(ctx context.Context, category string) error {
 	// Names only, unless the columns need the entries: no entry is read
 	// where the store can list them.
-	return o.list(ctx, func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
+	return o.list(ctx, category, func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
 		return service.ListAll(ctx, st, category, o.json || o.long, skip)
 	})
 }
 
 // list prints what entries lists. Like ls(1), it lists what can be
 // listed, and still says by the exit status that something was left out.
-func (o *lsOptions) list(ctx context.Context, entries func(context.Context, store.Store, func(error)) ([]store.Entry, error)) error {
+func (o *lsOptions) list(ctx context.Context, category string, entries func(context.Context, store.Store, func(error)) ([]store.Entry, error)) error {
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
 		skips := &render.Skips{W: o.app.stderr}
 		list, err := entries(ctx, st, skips.Add)
 		if err != nil {
 			return err
 		}
-		if err := render.WriteList(o.app.stdout, list, o.json, o.long); err != nil {
+		if err := o.write(ctx, st, category, list); err != nil {
 			return err
 		}
 		return skips.Err("ls")
 	})
+}
+
+// write prints the list; with --long, the validity of its entries in
+// columns (worked out over the whole store when a category or a filter
+// left part of it out) and its problems on stderr.
+func (o *lsOptions) write(ctx context.Context, st store.Store, category string, entries []store.Entry) error {
+	if !o.long || o.json {
+		return render.WriteList(o.app.stdout, entries, o.json, o.long)
+	}
+	all := entries
+	if category != "" || o.expired || o.time.after != "" || o.time.before != "" {
+		all = nil
+		if err := service.EachEntry(ctx, st, func(e store.Entry) { all = append(all, e) }, func(error) {}); err != nil {
+			return err
+		}
+	}
+	v := retrieve.ValidityOf(all)
+	if err := render.WriteLongValidity(o.app.stdout, entries, v, time.Now().In(cmp.Or(o.time.zone, time.Local))); err != nil {
+		return err
+	}
+	return render.WriteValidityProblems(o.app.stderr, v)
 }
 
 // page prints one page of the list through the service, and on stderr how

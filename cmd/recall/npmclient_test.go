@@ -145,7 +145,7 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 		}
 	}
 	wantErr := map[int]string{10: "limit must be between 1 and 1000, got 0", 11: "old_text does not occur in trips:三亚之行's content", 12: "entry not found", 15: "entry already exists; nothing was written",
-		19: `after invalid date "May 3rd"`}
+		19: `after invalid date "May 3rd"`, 26: "expires is not a date"}
 	for i, c := range report.Calls {
 		if c.Thrown != "" {
 			t.Errorf("call %d %s %v threw in the client: %s", i, c.Name, c.Args, c.Thrown)
@@ -155,7 +155,7 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 			t.Errorf("call %d %s %v: isError %v, text %q", i, c.Name, c.Args, c.IsError, c.Text)
 		}
 	}
-	if len(report.Calls) != 22 {
+	if len(report.Calls) != 29 {
 		t.Fatalf("%d calls", len(report.Calls))
 	}
 	// The structured retrieve is the object `recall retrieve --json` prints.
@@ -282,5 +282,6 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 	if r := report.Reads["recall://trips/nowhere"]; !strings.Contains(r.Thrown, "not found") {
 		t.Errorf("read of a missing entry: %+v", r)
 	}
+	checkValidityNPM(t, report.Calls[25].Structured, report.Calls[25].Text, report.Calls[26].Structured, report.Calls[28].Structured)
 	return report
 }

@@ -52,6 +52,11 @@ func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 		}
 		fmt.Fprintf(o.app.stdout, "indexed %s in %v (analyzer %s)\n",
 			plural(stats.Entries, "entry", "entries"), took.Round(time.Microsecond), an.Name())
+		if snap, err := eng.Snapshot(ctx); err == nil {
+			if err := render.WriteValidityProblems(o.app.stdout, eng.Validity(snap)); err != nil {
+				return err
+			}
+		}
 		return skips.Err("reindex")
 	})
 }

@@ -30,6 +30,8 @@ type retrieveOptions struct {
 	minScore   float64
 
 	time timeFlags
+
+	includeSuperseded, includeExpired bool
 }
 
 func newRetrieveCmd(a *app) *cobra.Command {
@@ -61,6 +63,8 @@ func newRetrieveCmd(a *app) *cobra.Command {
 	f.StringArrayVar(&o.tags, "tag", nil, "only hits tagged `TAG` (repeat for any of several)")
 	f.Float64Var(&o.minScore, "min-score", service.DefaultMinScore, "with an embedder, drop hits that match no query word and whose cosine similarity is below `S` (-1..1; -1 keeps all)")
 	o.time.register(cmd, true)
+	f.BoolVar(&o.includeSuperseded, "include-superseded", false, "also hits that another entry supersedes (marked superseded-by=)")
+	f.BoolVar(&o.includeExpired, "include-expired", false, "also hits whose expiry has passed (marked expired)")
 	o.embedder.register(cmd, true)
 	return cmd
 }
@@ -95,6 +99,7 @@ func (o *retrieveOptions) params(query string) service.RetrieveParams {
 		p.MinScore = &o.minScore
 	}
 	o.time.fill(&p)
+	p.IncludeSuperseded, p.IncludeExpired = o.includeSuperseded, o.includeExpired
 	return p
 }
 

@@ -178,11 +178,16 @@ func (h *Handler) retrieve(w http.ResponseWriter, r *http.Request) {
 // putBody is the body of PUT /v1/entries/{category}/{name}. Tags left out
 // (or null) keep the entry's tags; a list, even empty, replaces them.
 // date ("2024-05-03" or RFC 3339) sets the event date; left out, an
-// update keeps it.
+// update keeps it. supersedes (a list of links such as
+// "[[places:Paris flat]]") replaces the entries it supersedes, [] removes
+// them, left out an update keeps them; expires (a date or RFC 3339) sets
+// when it stops being a hit (docs/validity.md).
 type putBody struct {
-	Content *string  `json:"content"`
-	Tags    []string `json:"tags"`
-	Date    string   `json:"date"`
+	Content    *string  `json:"content"`
+	Tags       []string `json:"tags"`
+	Date       string   `json:"date"`
+	Supersedes []string `json:"supersedes"`
+	Expires    string   `json:"expires"`
 }
 
 func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
@@ -200,7 +205,7 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &service.ParamError{Field: "content", Reason: "is required"})
 		return
 	}
-	req := service.AddRequest{Category: category, Name: name, Content: *b.Content, Tags: b.Tags}
+	req := service.AddRequest{Category: category, Name: name, Content: *b.Content, Tags: b.Tags, Supersedes: b.Supersedes}
 	switch inm := r.Header.Values("If-None-Match"); {
 	case len(inm) == 0:
 	case len(inm) == 1 && strings.TrimSpace(inm[0]) == "*":
@@ -217,6 +222,14 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		req.Date = d
+	}
+	if b.Expires != "" {
+		t, err := service.ParseExpires("expires", b.Expires)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		req.Expires = t
 	}
 	c, err := h.m.Add(r.Context(), req)
 	if err != nil {

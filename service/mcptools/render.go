@@ -55,7 +55,9 @@ func renderResult(res *retrieve.Result, budget int, explain bool) string {
 	return b.String()
 }
 
-func renderItemHeader(it retrieve.Item) string {
+func renderItemHeader(it retrieve.Item) string { return itemHeader(it) + validityNote(it) }
+
+func itemHeader(it retrieve.Item) string {
 	key := keyString(it.Category, it.Name)
 	if it.Source == retrieve.SourceLink {
 		via := ""

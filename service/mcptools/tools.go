@@ -148,13 +148,20 @@ Use short, stable names and one topic per entry, e.g. category "people", name "E
 		if p.Content == nil {
 			return "", nil, &service.ParamError{Field: "content", Reason: "is required"}
 		}
-		req := service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags, IfAbsent: p.IfAbsent}
+		req := service.AddRequest{Category: p.Category, Name: p.Name, Content: *p.Content, Tags: p.Tags, IfAbsent: p.IfAbsent, Supersedes: p.Supersedes}
 		if p.Date != "" {
 			d, err := service.ParseDate("date", p.Date)
 			if err != nil {
 				return "", nil, err
 			}
 			req.Date = d
+		}
+		if p.Expires != "" {
+			t, err := service.ParseExpires("expires", p.Expires)
+			if err != nil {
+				return "", nil, err
+			}
+			req.Expires = t
 		}
 		c, err := m.Add(ctx, req)
 		if err != nil {
@@ -267,12 +274,14 @@ Use short, stable names and one topic per entry, e.g. category "people", name "E
 // Tool arguments and results. The jsonschema tags are what a model reads.
 
 type addParams struct {
-	Category string   `json:"category" jsonschema:"The kind of memory, e.g. people, preferences, trips, work, health."`
-	Name     string   `json:"name" jsonschema:"The entry's name within its category, e.g. a person's name or a topic such as coffee."`
-	Content  *string  `json:"content" jsonschema:"The whole text of the entry (markdown). It replaces the previous content. Link other entries with [[category:name]]."`
-	Tags     []string `json:"tags,omitempty" jsonschema:"Optional tags. When given they replace the entry's tags; when left out an update keeps them."`
-	IfAbsent bool     `json:"if_absent,omitempty" jsonschema:"true: only create the entry; when it exists, fail and write nothing instead of replacing it. Use it when you have not read the entry."`
-	Date     string   `json:"date,omitempty" jsonschema:"When the thing this entry records happened, if that is not now: a date such as 2024-05-03 or a time such as 2024-05-03T14:30:00+08:00. Time-range retrieves place the entry at this date (else at its creation time). When left out an update keeps the entry's date."`
+	Category   string   `json:"category" jsonschema:"The kind of memory, e.g. people, preferences, trips, work, health."`
+	Name       string   `json:"name" jsonschema:"The entry's name within its category, e.g. a person's name or a topic such as coffee."`
+	Content    *string  `json:"content" jsonschema:"The whole text of the entry (markdown). It replaces the previous content. Link other entries with [[category:name]]."`
+	Tags       []string `json:"tags,omitempty" jsonschema:"Optional tags. When given they replace the entry's tags; when left out an update keeps them."`
+	IfAbsent   bool     `json:"if_absent,omitempty" jsonschema:"true: only create the entry; when it exists, fail and write nothing instead of replacing it. Use it when you have not read the entry."`
+	Date       string   `json:"date,omitempty" jsonschema:"When the thing this entry records happened, if that is not now: a date such as 2024-05-03 or a time such as 2024-05-03T14:30:00+08:00. Time-range retrieves place the entry at this date (else at its creation time). When left out an update keeps the entry's date."`
+	Supersedes []string `json:"supersedes,omitempty" jsonschema:"The entries this one replaces because it corrects or updates them, as links, e.g. [\"[[places:Paris flat]]\"] when the user moved. They stay stored but retrieve no longer returns them (unless include_superseded). When left out an update keeps them; [] removes them."`
+	Expires    string   `json:"expires,omitempty" jsonschema:"When this stops being true, for facts that hold only for a while (a temporary address, this sprint's goal): a date such as 2026-07-01 (from its start) or a time such as 2026-07-01T09:00:00+02:00. From then on retrieve no longer returns it (unless include_expired); it stays stored."`
 }
 
 type appendParams struct {

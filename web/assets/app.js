@@ -30,6 +30,8 @@ function svg(tag, attrs, ...kids) {
 }
 
 const ref = (c, n) => c + ':' + n;
+// splitRef is ref undone: a category never holds ':'.
+const splitRef = (k) => { const i = k.indexOf(':'); return [k.slice(0, i), k.slice(i + 1)]; };
 const entryHref = (c, n) => '#/entry?' + new URLSearchParams({ c, n });
 const browseHref = (c, cursor) => '#/browse' + (c || cursor ? '?' + new URLSearchParams(Object.fromEntries(Object.entries({ c, cursor }).filter(([, v]) => v))) : '');
 const fmt = (x) => (x === undefined || x === null) ? '—' : x.toFixed(3);
@@ -250,6 +252,11 @@ function itemView(it, n, fused, dropped) {
     el('a', { class: 'ident', href: entryHref(it.category, it.name) }, highlight(ref(it.category, it.name), it.matched_terms)),
     it.via ? el('span', { class: 'via' }, 'via ', el('a', { href: entryHref(it.via.category, it.via.name) }, ref(it.via.category, it.via.name))) : '',
     it.outside_range ? el('span', { class: 'badge outside', title: 'this linked entry is dated outside the time range' }, 'outside range') : '',
+    it.superseded_by ? el('span', { class: 'badge superseded', title: 'another entry replaces this one: retrieve leaves it out of hits' }, 'superseded by ',
+      el('a', { href: entryHref(...splitRef(it.superseded_by)) }, it.superseded_by)) : '',
+    it.expired ? el('span', { class: 'badge expired', title: 'its expiry has passed: retrieve leaves it out of hits' }, 'expired') : '',
+    it.supersedes && it.supersedes.length ? el('span', { class: 'supersedes' }, 'supersedes ',
+      it.supersedes.map((k, i) => [i ? ', ' : '', el('a', { href: entryHref(...splitRef(k)) }, k)])) : '',
     dropped ? el('span', { class: 'badge dropped' }, 'dropped') : '');
   const facts = el('dl', { class: 'facts' });
   const fact = (k, v, title) => facts.append(el('div', { title }, el('dt', {}, k), el('dd', {}, v)));
@@ -409,7 +416,8 @@ async function renderEntry(c, n) {
       meta.tags && meta.tags.length ? [el('dt', {}, 'tags'), el('dd', {}, meta.tags.map((t) => el('span', { class: 'tag' }, t)))] : '',
       meta.date ? [el('dt', {}, 'date'), el('dd', { id: 'entry-date' }, meta.date)] : '',
       meta.created ? [el('dt', {}, 'created'), el('dd', {}, meta.created)] : '',
-      meta.updated ? [el('dt', {}, 'updated'), el('dd', {}, meta.updated)] : ''),
+      meta.updated ? [el('dt', {}, 'updated'), el('dd', {}, meta.updated)] : '',
+      meta.expires ? [el('dt', {}, 'expires'), el('dd', { id: 'entry-expires' }, meta.expires)] : ''),
     el('div', { class: 'content entry-content', id: 'entry-content' }, linkify(e.content, linksOK ? l.links : [], byRaw)),
   ];
   if (!linksOK) {
@@ -424,6 +432,19 @@ async function renderEntry(c, n) {
       el('section', { 'aria-labelledby': 'back-h' }, el('h3', { id: 'back-h' }, `Backlinks (${back.length})`),
         back.length ? el('ul', { id: 'backlinks' }, back.map((b) => el('li', {}, el('a', { href: entryHref(b.category, b.name) }, ref(b.category, b.name))))) : el('p', { class: 'muted' }, 'None.'))));
     parts.push(el('section', { 'aria-labelledby': 'graph-h', class: 'graph' }, el('h3', { id: 'graph-h' }, 'Neighbourhood'), graphView(c, n, out, back)));
+    const sup = l.supersedes || [], by = l.superseded_by || [];
+    if (sup.length || by.length) {
+      const list = (id, xs) => el('ul', { id }, xs.map((b) => el('li', {}, el('a', { href: entryHref(b.category, b.name) }, ref(b.category, b.name)))));
+      if (by.length) {
+        parts.splice(1, 0, el('p', { class: 'notice superseded', id: 'superseded-notice' },
+          'Superseded: retrieve leaves this entry out of its hits (it stays stored).'));
+      }
+      parts.push(el('div', { class: 'linkcols', id: 'validity' },
+        el('section', { 'aria-labelledby': 'sup-h' }, el('h3', { id: 'sup-h' }, `Supersedes (${sup.length})`),
+          sup.length ? list('supersedes', sup) : el('p', { class: 'muted' }, 'None.')),
+        el('section', { 'aria-labelledby': 'supby-h' }, el('h3', { id: 'supby-h' }, `Superseded by (${by.length})`),
+          by.length ? list('superseded-by', by) : el('p', { class: 'muted' }, 'None.'))));
+    }
   }
   $('#entry').replaceChildren(...parts);
 }

@@ -101,6 +101,16 @@ for (const uri of [
   out.reads[uri] = await attempt(() => client.readResource({ uri }));
 }
 
+// Validity (issue 23): a supersession, an expiry, the include flags, a bad
+// expires, and the keys through get.
+await call("add", { category: "places", name: "npm Paris", content: "npm flat in Paris" });
+await call("add", { category: "places", name: "npm Berlin", content: "npm flat in Berlin", supersedes: ["[[places:npm Paris]]"] });
+await call("add", { category: "work", name: "npm sprint", content: "npm flat sprint", expires: "2020-01-01" });
+await call("retrieve", { query: "npm flat" });
+await call("retrieve", { query: "npm flat", include_superseded: true, include_expired: true });
+await call("add", { category: "x", name: "y", content: "z", expires: "soon" });
+await call("get", { category: "places", name: "npm Berlin" });
+
 if (http) await transport.terminateSession(); // a stateless server has no session: a no-op
 await client.close();
 process.stdout.write(JSON.stringify(out));
