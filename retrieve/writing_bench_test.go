@@ -24,7 +24,9 @@ import (
 // load; it reports both throughputs, their ratio (read-only over mixed:
 // 1 means writes cost the readers nothing) and the Put latencies of the
 // mixed blocks. RECALL_BENCH_ENTRIES sets the store's size (default
-// 20,000), RECALL_BENCH_OPS the requests per block (default 2,000).
+// 20,000), RECALL_BENCH_OPS the requests per block (default 2,000);
+// RECALL_BENCH_NOSYNC=1 turns the store's fsync off, to see the engine's
+// share of a Put without the disk's.
 //
 //	RECALL_BENCH_ENTRIES=100000 go test -run '^$' -bench RetrieveWhileWriting -benchtime 6x ./retrieve/
 func BenchmarkRetrieveWhileWriting(b *testing.B) {
@@ -33,7 +35,7 @@ func BenchmarkRetrieveWhileWriting(b *testing.B) {
 	ops := envInt(b, "RECALL_BENCH_OPS", 2_000)
 	const clients = 8
 
-	st, err := boltstore.Open(filepath.Join(b.TempDir(), "w.db"), nil)
+	st, err := boltstore.Open(filepath.Join(b.TempDir(), "w.db"), &boltstore.Options{NoSync: os.Getenv("RECALL_BENCH_NOSYNC") != ""})
 	if err != nil {
 		b.Fatal(err)
 	}
