@@ -24,19 +24,6 @@ func (s *Snapshot) WantsCompaction() bool {
 	return len(s.overlay)+s.nDead > compactAt(s.n)
 }
 
-// Compact returns a snapshot with the same documents and revision whose
-// base holds them all and whose overlay is empty. It is pure CPU over the
-// documents s already holds (no store reads), and s is unchanged, so it
-// can run on any goroutine while readers keep using s.
-func (s *Snapshot) Compact() *Snapshot {
-	in := make([]Input, 0, s.n)
-	s.Docs(func(d *Doc) bool {
-		in = append(in, s.Input(d))
-		return true
-	})
-	return Build(s.rev, s.tok, in)
-}
-
 // With returns a snapshot tagged rev in which (in.Category, in.Name) holds
 // in.Content, added or replaced. s is unchanged.
 func (s *Snapshot) With(rev uint64, in Input) *Snapshot {

@@ -42,8 +42,11 @@
 //
 // # Background work
 //
-// Start, for servers: the index is built on its own goroutine, and a
-// folder store's watch is started (an outside edit nudges the index). With
+// Start, for servers, returns at once: on a goroutine of the Memory's
+// (Close waits for it) a folder store's watch is set up (an outside edit
+// nudges the index) and then the index is built, in that order so that
+// an edit made meanwhile is either read by the build or seen by the
+// watch; an MCP handshake waits for neither. With
 // an embedder (Options.Engine.Vectors an *embed/cache.Cache), one
 // goroutine fills missing vectors from a bounded queue; a whole-index
 // sync runs at start, after a full build (the feed lost track, a watched

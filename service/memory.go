@@ -148,8 +148,9 @@ type watcher interface {
 // as ctx lives or until Close: it builds the index, fills missing vectors,
 // and follows changes made outside the Memory — through the store's
 // store.ChangeFeed when it has one, and a folder store's watch. Start
-// returns once the work is set up; the index is built in the background.
-// A second call does nothing.
+// returns at once: the watch is set up, and then the index built, on a
+// goroutine of the Memory's (Close waits for it); a watch that cannot be
+// set up is logged, not returned. A second call does nothing.
 func (m *Memory) Start(ctx context.Context) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -158,17 +159,26 @@ func (m *Memory) Start(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	m.started, m.stop = true, cancel
-	if w, ok := m.st.(watcher); ok {
-		if err := w.Watch(ctx, func() { m.changed(ctx) }); err != nil {
-			cancel()
-			return fmt.Errorf("watch the store: %w", err)
-		}
-	}
 	if m.fill != nil {
 		m.running.Store(true)
 		m.wg.Go(func() { m.fill.run(ctx) })
 	}
-	m.wg.Go(func() { m.warm(ctx) })
+	m.wg.Go(func() {
+		// The watch is set up before the first build reads the store, on
+		// this goroutine, so that Start (and an MCP handshake after it)
+		// does not wait for it: setting up a watch walks every folder
+		// (0.25 s quiet, seconds under load). Nothing edited meanwhile is
+		// lost: an edit before the watch is in place is read by the build
+		// that follows (Load re-reads or re-stats every entry, replacing
+		// any snapshot a retrieve built earlier), one after it is seen by
+		// the watch.
+		if w, ok := m.st.(watcher); ok {
+			if err := w.Watch(ctx, func() { m.changed(ctx) }); err != nil && ctx.Err() == nil && !errors.Is(err, store.ErrClosed) {
+				m.logf("watch the store: %v; edits made outside the server are seen only after a restart", err)
+			}
+		}
+		m.warm(ctx)
+	})
 	return nil
 }
 
