@@ -36,6 +36,7 @@ func (s *Snapshot) Compact() *Snapshot {
 		lens: make([]uint32, 0, n),
 	}
 	dates := make([]dateRec, 0, n)
+	extras := map[uint32]string{} // Input.Extra by new ord (extra.go)
 	newOrd := make([]uint32, len(base.docs)) // base ord → new ord; dead: unused
 	ovOrd := make([]uint32, len(ov))
 	j := 0
@@ -44,6 +45,9 @@ func (s *Snapshot) Compact() *Snapshot {
 		ovOrd[j] = uint32(len(seg.docs))
 		doc := d.Doc
 		doc.ord = int32(len(seg.docs))
+		if d.extra != "" {
+			extras[uint32(len(seg.docs))] = d.extra
+		}
 		seg.docs = append(seg.docs, doc)
 		seg.lens = append(seg.lens, d.len)
 		dates = append(dates, d.date)
@@ -58,6 +62,9 @@ func (s *Snapshot) Compact() *Snapshot {
 			addOv()
 		}
 		newOrd[i] = uint32(len(seg.docs))
+		if x, ok := base.extra[uint32(i)]; ok {
+			extras[newOrd[i]] = x
+		}
 		doc := base.docs[i]
 		doc.ord = int32(len(seg.docs))
 		seg.docs = append(seg.docs, doc)
@@ -72,6 +79,9 @@ func (s *Snapshot) Compact() *Snapshot {
 		seg.keys.add(seg.docs, uint32(i))
 	}
 	seg.setDates(dates)
+	if len(extras) > 0 {
+		seg.extra = extras
+	}
 
 	// The overlay's postings by base term id, or by a new id past the
 	// base's terms for a term the base does not have.

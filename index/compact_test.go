@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,9 @@ func TestCompactEqualsBuild(t *testing.T) {
 		if i%3 == 0 {
 			in[i].Date, in[i].Day = day.AddDate(0, 0, i), i%2 == 0
 		}
+		if i%5 == 0 {
+			in[i].Extra = fmt.Sprintf("base extra %d", i)
+		}
 	}
 	in = append(in,
 		Input{Category: "gone", Name: "only", Content: "vanishingterm once"},
@@ -40,7 +44,7 @@ func TestCompactEqualsBuild(t *testing.T) {
 		case 0:
 			w = w.With(rev, Input{Category: d.Category, Name: d.Name, Content: e.Content, Date: day, Written: true})
 		case 1:
-			w = w.With(rev, Input{Category: e.Category, Name: e.Name + "-new", Content: e.Content + " overlayonlyterm"})
+			w = w.With(rev, Input{Category: e.Category, Name: e.Name + "-new", Content: e.Content + " overlayonlyterm", Extra: "overlay extra " + e.Name})
 		case 2:
 			w = w.Without(rev, d.Category, d.Name)
 		default:
@@ -62,6 +66,25 @@ func TestCompactEqualsBuild(t *testing.T) {
 	want := Build(w.Revision(), w.Analyzer(), docs)
 	got := w.Compact()
 	sameAnswers(t, want, got, g)
+	// Each document keeps what it was indexed with, its Extra included
+	// (validity reads it: docs/validity.md).
+	extras := 0
+	w.Docs(func(d *Doc) bool {
+		c := got.Lookup(d.Category, d.Name)
+		if c == nil {
+			t.Fatalf("%s:%s lost by Compact", d.Category, d.Name)
+		}
+		if x, y := w.Input(d), got.Input(c); x.Extra != y.Extra || !x.Date.Equal(y.Date) || x.Day != y.Day || x.Written != y.Written {
+			t.Fatalf("%s:%s: compacted %+v, want %+v", d.Category, d.Name, y, x)
+		}
+		if w.Extra(d) != "" {
+			extras++
+		}
+		return true
+	})
+	if extras == 0 {
+		t.Fatal("no document carries an Extra: the check tests nothing")
+	}
 	for _, q := range []string{"vanishingterm", "overlayonlyterm", "loud", "again", "shared name"} {
 		a, b := want.Search(want.Terms(q), 0), got.Search(got.Terms(q), 0)
 		if len(a) != len(b) {
