@@ -36,7 +36,7 @@ func (s *Snapshot) Compact() *Snapshot {
 		lens: make([]uint32, 0, n),
 	}
 	dates := make([]dateRec, 0, n)
-	extras := map[uint32]string{} // Input.Extra by new ord (extra.go)
+	extras := map[uint32]string{}            // Input.Extra by new ord (extra.go)
 	newOrd := make([]uint32, len(base.docs)) // base ord → new ord; dead: unused
 	ovOrd := make([]uint32, len(ov))
 	j := 0
