@@ -145,7 +145,7 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 		}
 	}
 	wantErr := map[int]string{10: "limit must be between 1 and 1000, got 0", 11: "old_text does not occur in trips:三亚之行's content", 12: "entry not found", 15: "entry already exists; nothing was written",
-		19: `after invalid date "May 3rd"`, 26: "expires is not a date"}
+		19: `after invalid date "May 3rd"`, 27: "expires is not a date"}
 	for i, c := range report.Calls {
 		if c.Thrown != "" {
 			t.Errorf("call %d %s %v threw in the client: %s", i, c.Name, c.Args, c.Thrown)
