@@ -153,6 +153,13 @@ func TestChooseScorerWithin(t *testing.T) {
 		{"half the days, a long and a short term", days(0, 3000), []string{"what", "rare"}, impactScorer},
 		{"an open range: no set", s.In(TimeRange{}), []string{"what", "rare"}, impactScorer},
 		{"every day in a bounded range", days(0, 6000), []string{"what", "rare"}, impactScorer},
+		// Except's hidden documents (validity) on an open range: the
+		// exhaustive scorer scans every list there (it probes only a
+		// bounded set), so the lists decide as they do without a set.
+		{"an open range, one document hidden", s.Except(nil, hideOrd(5)), []string{"what", "rare"}, impactScorer},
+		{"an open range, one document hidden, one long term", s.Except(nil, hideOrd(5)), []string{"what"}, impactScorer},
+		{"half the days, one document hidden", s.Except(days(0, 3000), hideOrd(5)), []string{"what", "rare"}, impactScorer},
+		{"ten days, one document hidden", s.Except(days(100, 10), hideOrd(105)), []string{"what"}, exhaustiveScorer},
 	}
 	for _, c := range cases {
 		q := TopQuery{Terms: c.terms, Limit: 10, Within: c.w}
@@ -183,4 +190,11 @@ func TestChooseScorerWithin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hideOrd is a bitset for Snapshot.Except that holds ord.
+func hideOrd(ord int) []uint64 {
+	b := make([]uint64, ord/64+1)
+	b[ord/64] |= 1 << (ord % 64)
+	return b
 }
