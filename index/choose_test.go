@@ -156,10 +156,12 @@ func TestChooseScorerWithin(t *testing.T) {
 		// Except's hidden documents (validity) on an open range: the
 		// exhaustive scorer scans every list there (it probes only a
 		// bounded set), so the lists decide as they do without a set.
-		{"an open range, one document hidden", s.Except(nil, hideOrd(5)), []string{"what", "rare"}, impactScorer},
-		{"an open range, one document hidden, one long term", s.Except(nil, hideOrd(5)), []string{"what"}, impactScorer},
-		{"half the days, one document hidden", s.Except(days(0, 3000), hideOrd(5)), []string{"what", "rare"}, impactScorer},
-		{"ten days, one document hidden", s.Except(days(100, 10), hideOrd(105)), []string{"what"}, exhaustiveScorer},
+		// The hidden documents are among the best of the query otherwise
+		// (n0001 holds rare; n0006 and n0104 hold what).
+		{"an open range, one document hidden", s.Except(nil, hideOrd(1)), []string{"what", "rare"}, impactScorer},
+		{"an open range, one document hidden, one long term", s.Except(nil, hideOrd(6)), []string{"what"}, impactScorer},
+		{"half the days, one document hidden", s.Except(days(0, 3000), hideOrd(1)), []string{"what", "rare"}, impactScorer},
+		{"ten days, one document hidden", s.Except(days(100, 10), hideOrd(104)), []string{"what"}, exhaustiveScorer},
 	}
 	for _, c := range cases {
 		q := TopQuery{Terms: c.terms, Limit: 10, Within: c.w}
@@ -187,6 +189,18 @@ func TestChooseScorerWithin(t *testing.T) {
 		for _, x := range got {
 			if !c.w.Has(x.Doc) {
 				t.Errorf("%s: %s:%s is outside the range", c.name, x.Doc.Category, x.Doc.Name)
+			}
+		}
+		if strings.Contains(c.name, "hidden") {
+			// The document hidden would be a hit without Except.
+			shown := *c.w
+			shown.hide = nil
+			open, err := s.Top(TopQuery{Terms: c.terms, Limit: 10, Within: &shown})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(open, func(x Scored) bool { return c.w.hidden(uint32(x.Doc.ord)) }) {
+				t.Errorf("%s: the hidden document is not among the best %d without Except", c.name, len(open))
 			}
 		}
 	}
