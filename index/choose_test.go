@@ -153,6 +153,15 @@ func TestChooseScorerWithin(t *testing.T) {
 		{"half the days, a long and a short term", days(0, 3000), []string{"what", "rare"}, impactScorer},
 		{"an open range: no set", s.In(TimeRange{}), []string{"what", "rare"}, impactScorer},
 		{"every day in a bounded range", days(0, 6000), []string{"what", "rare"}, impactScorer},
+		// Except's hidden documents (validity) on an open range: the
+		// exhaustive scorer scans every list there (it probes only a
+		// bounded set), so the lists decide as they do without a set.
+		// The hidden documents are among the best of the query otherwise
+		// (n0001 holds rare; n0006 and n0104 hold what).
+		{"an open range, one document hidden", s.Except(nil, hideOrd(1)), []string{"what", "rare"}, impactScorer},
+		{"an open range, one document hidden, one long term", s.Except(nil, hideOrd(6)), []string{"what"}, impactScorer},
+		{"half the days, one document hidden", s.Except(days(0, 3000), hideOrd(1)), []string{"what", "rare"}, impactScorer},
+		{"ten days, one document hidden", s.Except(days(100, 10), hideOrd(104)), []string{"what"}, exhaustiveScorer},
 	}
 	for _, c := range cases {
 		q := TopQuery{Terms: c.terms, Limit: 10, Within: c.w}
@@ -182,5 +191,24 @@ func TestChooseScorerWithin(t *testing.T) {
 				t.Errorf("%s: %s:%s is outside the range", c.name, x.Doc.Category, x.Doc.Name)
 			}
 		}
+		if strings.Contains(c.name, "hidden") {
+			// The document hidden would be a hit without Except.
+			shown := *c.w
+			shown.hide = nil
+			open, err := s.Top(TopQuery{Terms: c.terms, Limit: 10, Within: &shown})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(open, func(x Scored) bool { return c.w.hidden(uint32(x.Doc.ord)) }) {
+				t.Errorf("%s: the hidden document is not among the best %d without Except", c.name, len(open))
+			}
+		}
 	}
+}
+
+// hideOrd is a bitset for Snapshot.Except that holds ord.
+func hideOrd(ord int) []uint64 {
+	b := make([]uint64, ord/64+1)
+	b[ord/64] |= 1 << (ord % 64)
+	return b
 }

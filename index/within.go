@@ -55,8 +55,12 @@ func (p *plan) probed(w *Set, q *qterm) *denseSet {
 
 // inSetCost is about what the exhaustive scorer costs inside w, in
 // postings scanned: each list's postings, or for a list probed, the
-// set's base documents times probeCost.
+// set's base documents times probeCost. An open set (every document but
+// those Except leaves out) is never probed: its cost is every posting.
 func (p *plan) inSetCost(w *Set) int {
+	if w.open {
+		return p.postings()
+	}
 	cost := 0
 	for _, q := range p.qt {
 		n := len(q.list.docs)

@@ -99,6 +99,7 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 		return fmt.Errorf("--addr %s is not a loopback address: give the memories tokens (in the --memories file, or --memory-token), or an admin token with --token or $RECALL_TOKEN", o.addr)
 	}
 	opts := tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.idleClose,
+		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder,
 		AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Log: logger, RequestLog: logger,
 		MCP: mcptools.Options{Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))},
 		Open: func(name string, st store.Store) (*service.Memory, error) {

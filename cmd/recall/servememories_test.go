@@ -195,3 +195,45 @@ func TestServeMemoriesFileOffLoopback(t *testing.T) {
 		t.Errorf("serve exited %d:\n%s", c, stderr.String())
 	}
 }
+
+// TestServeMemoriesCache: a folder memory of `recall serve --memory`
+// keeps its index copy where the single-memory commands keep it: in
+// $RECALL_CACHE_DIR, or with --cache-in-folder in <folder>/.recall and
+// nothing in the cache directory.
+func TestServeMemoriesCache(t *testing.T) {
+	for _, inFolder := range []bool{false, true} {
+		sample, cacheHome := settledSample(t), t.TempDir()
+		env := map[string]string{"RECALL_CACHE_DIR": cacheHome}
+		var stderr syncBuffer
+		root := newRootCmd(nil, io.Discard, &stderr, func(k string) string { return env[k] })
+		args := []string{"serve", "--addr", "127.0.0.1:0", "--memory", "alice=" + sample}
+		if inFolder {
+			args = append(args, "--cache-in-folder")
+		}
+		root.SetArgs(args)
+		ctx, stop := context.WithCancel(context.Background())
+		code := make(chan int, 1)
+		go func() { code <- execute(ctx, root) }()
+		base := listenAddr(t, &stderr)
+		resp, err := http.Post(base+"/v1/m/alice/retrieve", "application/json", strings.NewReader(`{"query":"想去海边玩"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("retrieve: %d", resp.StatusCode)
+		}
+		stop()
+		if c := <-code; c != 0 {
+			t.Fatalf("serve exited %d:\n%s", c, stderr.String())
+		}
+		_, errFolder := os.Stat(filepath.Join(sample, ".recall", "index"))
+		inCache, _ := os.ReadDir(cacheHome)
+		switch {
+		case inFolder && (errFolder != nil || len(inCache) != 0):
+			t.Errorf("--cache-in-folder: the folder's copy: %v; the cache directory holds %v", errFolder, inCache)
+		case !inFolder && (errFolder == nil || len(inCache) == 0):
+			t.Errorf("$RECALL_CACHE_DIR: the folder holds a copy (%v); the cache directory holds %v", errFolder, inCache)
+		}
+	}
+}

@@ -49,6 +49,12 @@ type Options struct {
 	// folder or bolt file, from the memory's first request for a
 	// PostgreSQL one (New connects to no database).
 	Create bool
+	// CacheDir and CacheInFolder say where a folder memory keeps its
+	// index copy and vector cache, as location.Options' (the CLI's
+	// $RECALL_CACHE_DIR and --cache-in-folder): the zero values keep them
+	// in the user's cache directory, out of the folder.
+	CacheDir      string
+	CacheInFolder bool
 	// Open builds the service.Memory over a memory's store when it is
 	// opened (its engine: analyser, embedder); nil means service.New with
 	// the zero service.Options. The Server starts it and, when the memory
@@ -83,6 +89,7 @@ type Server struct {
 	pending *httpapi.Pending // one bound on large answers for every memory
 	open    func(name string, st store.Store) (*service.Memory, error)
 	create  bool
+	cache   location.Options // CacheDir and CacheInFolder: where folder memories keep their caches
 	idle    time.Duration
 	mcpOpts mcptools.Options
 	log     *log.Logger
@@ -112,6 +119,7 @@ func New(opts Options) (*Server, error) {
 		return nil, errors.New("no memory to serve (give one or more NAME=STORE)")
 	}
 	s := &Server{tenants: map[string]*tenant{}, pending: httpapi.NewPending(0), open: opts.Open, create: opts.Create, idle: opts.IdleClose,
+		cache:   location.Options{CacheDir: opts.CacheDir, CacheInFolder: opts.CacheInFolder},
 		mcpOpts: opts.MCP, log: opts.Log, reqLog: opts.RequestLog}
 	if s.log == nil {
 		s.log = log.New(discard{}, "", 0)

@@ -128,7 +128,9 @@ func (s *Server) openTenant(t *tenant) error {
 // build opens t's store, the Memory over it (started: index warm-up,
 // change following) and its handlers.
 func (s *Server) build(t *tenant) (*live, error) {
-	st, err := t.loc.Open(s.ctx, &location.Options{Create: s.create})
+	o := s.cache
+	o.Create = s.create
+	st, err := t.loc.Open(s.ctx, &o)
 	if err != nil {
 		return nil, err
 	}
