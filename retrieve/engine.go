@@ -418,7 +418,16 @@ const bulkApply = 256
 // that is gone, or that cannot be read (as a full build skips it), leaves
 // the index. Only a cancelled context or a closed store stop it.
 func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSet) (*index.Snapshot, error) {
+	next, _, err := e.applyRead(ctx, s, cs)
+	return next, err
+}
+
+// applyRead is apply that also returns the errors of the entries it could
+// not read (not those that are gone), as a full build reports them in
+// BuildStats.Skipped.
+func (e *Engine) applyRead(ctx context.Context, s *index.Snapshot, cs store.ChangeSet) (*index.Snapshot, []error, error) {
 	got := make([]*index.Input, len(cs.Keys))
+	var skipped []error
 	for i, k := range cs.Keys {
 		ent, err := e.st.Get(ctx, k.Category, k.Name)
 		switch {
@@ -426,7 +435,9 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 			in := InputOf(ent)
 			got[i] = &in
 		case ctx.Err() != nil || errors.Is(err, store.ErrClosed):
-			return nil, fmt.Errorf("read changed entry %s: %w", k, err)
+			return nil, nil, fmt.Errorf("read changed entry %s: %w", k, err)
+		case !errors.Is(err, store.ErrNotFound):
+			skipped = append(skipped, err)
 		}
 		e.noteRead(k, err)
 	}
@@ -455,7 +466,7 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 				docs = append(docs, in)
 			}
 		}
-		return index.Build(cs.Rev, e.tok, docs), nil
+		return index.Build(cs.Rev, e.tok, docs), skipped, nil
 	}
 	next := s
 	for i, k := range cs.Keys {
@@ -465,7 +476,7 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 			next = next.Without(cs.Rev, k.Category, k.Name)
 		}
 	}
-	return retag(next, cs.Rev), nil
+	return retag(next, cs.Rev), skipped, nil
 }
 
 // retag returns s tagged rev: a change set may move the revision without
@@ -522,7 +533,7 @@ func (e *Engine) rebuildLocked(ctx context.Context, cached bool) (*index.Snapsho
 		since = cur.Revision()
 	}
 	e.lineage++
-	e.publish(s, store.ChangeSet{Since: since, Rev: rev, Reset: true})
+	e.publish(s, store.ChangeSet{Since: since, Rev: s.Revision(), Reset: true})
 	return s, stats, nil
 }
 
