@@ -2,8 +2,8 @@ package bolt
 
 import (
 	"encoding/binary"
-	"maps"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"runtime"
 	"strings"

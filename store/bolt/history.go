@@ -150,4 +150,3 @@ func historyChanges(tx *bbolt.Tx, since, rev uint64) (store.ChangeSet, bool) {
 	}
 	return cs, at == rev
 }
-
