@@ -62,11 +62,14 @@ type Options struct {
 	// Persist, when not nil, keeps a copy of the index in the store (a
 	// bolt file implements store.IndexCache) so that the next process
 	// starts without analysing every entry: the first snapshot, and Load,
-	// come from the copy when it is undamaged and was made at the store's
-	// current revision with the engine's analyzer, and every full build
-	// from the store is saved there afterwards, off the publish path
-	// (Close waits for a save under way). See the package doc,
-	// "Persisted index".
+	// come from the copy when it is undamaged and was made with the
+	// engine's analyzer, at the store's current revision or at an earlier
+	// one whose changes since the store's change feed names (bolt: the
+	// last bolt.DefaultHistory writes), in which case only the entries
+	// written since are read; every full build from the store is saved
+	// there afterwards, off the publish path (Close waits for a save
+	// under way). Persist must be the cache of the engine's store. See
+	// the package doc, "Persisted index".
 	Persist store.IndexCache
 
 	// Stamped is Persist for a store whose revision does not outlive the
@@ -339,10 +342,11 @@ func (e *Engine) Rebuild(ctx context.Context) (BuildStats, error) {
 }
 
 // Load is Rebuild for a process that starts: with Options.Persist and a
-// copy of the index valid for the store's current revision and the
-// engine's analyzer, it publishes that copy (what the build that made it
-// indexed and skipped, as BuildStats); otherwise it builds from the whole
-// store, as Rebuild does. A one-shot command calls it to learn which
+// copy of the index made with the engine's analyzer, valid for the
+// store's current revision or brought up to it by re-reading the entries
+// the change feed names, it publishes that copy (what the build that made
+// it indexed and skipped, as BuildStats); otherwise it builds from the
+// whole store, as Rebuild does. A one-shot command calls it to learn which
 // entries could not be read.
 func (e *Engine) Load(ctx context.Context) (BuildStats, error) {
 	if err := e.lock(ctx); err != nil {
