@@ -92,9 +92,11 @@
 // the store's change feed names every entry written since it (bolt keeps
 // the keys of its last bolt.DefaultHistory writes in the file, written
 // in each write's transaction): those entries, and only those, are read
-// again and the decoded snapshot is patched as a write patches it (With,
-// Without; rebuilt from its documents above bulkApply changes), so a
-// start after k writes costs O(k) reads, not O(store). Such a catch-up of
+// again and the decoded snapshot is patched one entry at a time, as a
+// write patches it (With, Without), so a start after k writes costs O(k)
+// reads, not O(store); past catchUpMax changed entries (2,048, or a
+// thirty-second of the store when that is more than 512) patching costs
+// more than a build, and the copy is rebuilt. Such a catch-up of
 // catchUpSave entries or more is saved as the new copy; a smaller one is
 // not (the next start repeats it, cheaper than encoding the whole index).
 // Anything else means an ordinary build, which then replaces the copy: a

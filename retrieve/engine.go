@@ -422,14 +422,16 @@ const bulkApply = 256
 // that is gone, or that cannot be read (as a full build skips it), leaves
 // the index. Only a cancelled context or a closed store stop it.
 func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSet) (*index.Snapshot, error) {
-	next, _, err := e.applyRead(ctx, s, cs)
+	next, _, err := e.applyRead(ctx, s, cs, len(cs.Keys) > bulkApply)
 	return next, err
 }
 
 // applyRead is apply that also returns the errors of the entries it could
 // not read (not those that are gone), as a full build reports them in
-// BuildStats.Skipped.
-func (e *Engine) applyRead(ctx context.Context, s *index.Snapshot, cs store.ChangeSet) (*index.Snapshot, []error, error) {
+// BuildStats.Skipped. With bulk it rebuilds from the documents; without,
+// it patches key by key (With and Without compact on the spot as the
+// overlay grows).
+func (e *Engine) applyRead(ctx context.Context, s *index.Snapshot, cs store.ChangeSet, bulk bool) (*index.Snapshot, []error, error) {
 	got := make([]*index.Input, len(cs.Keys))
 	var skipped []error
 	for i, k := range cs.Keys {
@@ -445,7 +447,7 @@ func (e *Engine) applyRead(ctx context.Context, s *index.Snapshot, cs store.Chan
 		}
 		e.noteRead(k, err)
 	}
-	if len(cs.Keys) > bulkApply {
+	if bulk {
 		m := make(map[store.Key]index.Input, s.Count()+len(cs.Keys))
 		var order []store.Key
 		s.Docs(func(d *index.Doc) bool {

@@ -26,6 +26,14 @@ import (
 // waits for the save).
 const catchUpSave = bulkApply
 
+// catchUpMax is how many changed entries a copy of n entries may be behind
+// and still be brought up to date rather than rebuilt. Each changed entry
+// is patched in (With, Without), whose cost grows with the overlay, and
+// every forceCompactAt of them compacts the whole index; past about
+// 2,000 that costs more than a build at 100k entries (BenchmarkBoltColdStart,
+// docs/performance.md), and in a small store a build is cheap anyway.
+func catchUpMax(n int) int { return min(2048, max(2*bulkApply, n/32)) }
+
 // loadPersisted returns the persisted snapshot, brought up to the store's
 // revision rev or a later one, and the stats of the build it stands for,
 // or nil.
@@ -74,14 +82,15 @@ func (e *Engine) loadPersisted(ctx context.Context, rev uint64) (*index.Snapshot
 // catchUpCopy brings s, a copy behind the store, up to date through the
 // change feed: only the entries written since s are read. It returns nil
 // when the feed cannot name them all (its history does not reach back to
-// s) or a read fails for the store's sake; an entry that cannot be read
+// s), when they are more than catchUpMax, or when a read fails for the
+// store's sake; an entry that cannot be read
 // leaves the index and is reported in the stats, as a full build would.
 func (e *Engine) catchUpCopy(ctx context.Context, s *index.Snapshot) (*index.Snapshot, BuildStats) {
 	cs, err := e.feed.Changes(ctx, s.Revision())
-	if err != nil || cs.Reset || cs.Rev < s.Revision() {
+	if err != nil || cs.Reset || cs.Rev < s.Revision() || len(cs.Keys) > catchUpMax(s.Count()) {
 		return nil, BuildStats{}
 	}
-	next, skipped, err := e.applyRead(ctx, s, cs)
+	next, skipped, err := e.applyRead(ctx, s, cs, false)
 	if err != nil {
 		return nil, BuildStats{}
 	}

@@ -166,6 +166,14 @@ func TestPersistedIndexCatchesUp(t *testing.T) {
 	check(st, "many writes", append(many, store.Key{Category: "c", Name: "late"}, k(3), k(5)))
 	check(st, "after the catch-up was saved", []store.Key{})
 
+	// More changed entries than patching pays for: rebuilt.
+	for i := range catchUpMax(len(ents)) + 1 {
+		if err := st.Put(ctx, store.Entry{Category: "c", Name: fmt.Sprint("m", i), Content: "walrus"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(st, "more writes than catchUpMax", nil)
+
 	// A store without a change feed cannot name the writes: rebuilt.
 	if err := st.Put(ctx, store.Entry{Category: "c", Name: "late", Content: "zebra"}); err != nil {
 		t.Fatal(err)
