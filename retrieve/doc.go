@@ -94,7 +94,7 @@
 // in each write's transaction): those entries, and only those, are read
 // again and the decoded snapshot is patched one entry at a time, as a
 // write patches it (With, Without), so a start after k writes costs O(k)
-// reads, not O(store); past catchUpMax changed entries (2,048, or a
+// reads, not O(store); past catchUpMax changed entries (1,024, or a
 // thirty-second of the store when that is more than 512) patching costs
 // more than a build, and the copy is rebuilt. Such a catch-up of
 // catchUpSave entries or more is saved as the new copy; a smaller one is

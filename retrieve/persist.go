@@ -30,9 +30,9 @@ const catchUpSave = bulkApply
 // and still be brought up to date rather than rebuilt. Each changed entry
 // is patched in (With, Without), whose cost grows with the overlay, and
 // every forceCompactAt of them compacts the whole index; past about
-// 2,000 that costs more than a build at 100k entries (BenchmarkBoltColdStart,
+// 2,000 that costs as much as a build at 100k entries (BenchmarkBoltColdStart,
 // docs/performance.md), and in a small store a build is cheap anyway.
-func catchUpMax(n int) int { return min(2048, max(2*bulkApply, n/32)) }
+func catchUpMax(n int) int { return min(1024, max(2*bulkApply, n/32)) }
 
 // loadPersisted returns the persisted snapshot, brought up to the store's
 // revision rev or a later one, and the stats of the build it stands for,
