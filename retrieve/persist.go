@@ -29,8 +29,8 @@ const catchUpSave = bulkApply
 // catchUpMax is how many changed entries a copy of n entries may be behind
 // and still be brought up to date rather than rebuilt. Each changed entry
 // is patched in (With, Without), whose cost grows with the overlay, and
-// every forceCompactAt of them compacts the whole index; past about
-// 2,000 that costs as much as a build at 100k entries (BenchmarkBoltColdStart,
+// every forceCompactAt of them compacts the whole index; near 2,000 that
+// costs as much as a build at 100k entries (BenchmarkBoltColdStart,
 // docs/performance.md), and in a small store a build is cheap anyway.
 func catchUpMax(n int) int { return min(1024, max(2*bulkApply, n/32)) }
 
@@ -83,8 +83,8 @@ func (e *Engine) loadPersisted(ctx context.Context, rev uint64) (*index.Snapshot
 // change feed: only the entries written since s are read. It returns nil
 // when the feed cannot name them all (its history does not reach back to
 // s), when they are more than catchUpMax, or when a read fails for the
-// store's sake; an entry that cannot be read
-// leaves the index and is reported in the stats, as a full build would.
+// store's sake; an entry that cannot be read leaves the index and is
+// reported in the stats, as a full build would.
 func (e *Engine) catchUpCopy(ctx context.Context, s *index.Snapshot) (*index.Snapshot, BuildStats) {
 	cs, err := e.feed.Changes(ctx, s.Revision())
 	if err != nil || cs.Reset || cs.Rev < s.Revision() || len(cs.Keys) > catchUpMax(s.Count()) {
