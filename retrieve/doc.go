@@ -82,15 +82,32 @@
 // goroutine after it is published, as an index.Encode of the snapshot
 // plus the messages of the entries it skipped, tagged with the revision
 // it was built at. A process that starts (the first snapshot, or Load)
-// takes that copy instead of reading and analysing every entry when the
-// store says it was made at its current revision and index.Decode
-// accepts it (length, CRC-32C, format version, analyzer name, revision);
-// a store that is also a store.IndexViewer (bolt) lends the copy in place,
-// and it is decoded there, under the store's read transaction; anything else, a damaged, stale or foreign copy, means an ordinary
-// build, which then replaces it. Loading the copy is a full build as far
-// as the publish rule goes: it happens under the publish lock and starts
-// a new lineage. Rebuild never uses the copy (it is for edits the
-// revision cannot see). Close waits for a save under way.
+// takes that copy instead of reading and analysing every entry when
+// index.Decode accepts it (length, CRC-32C, format version, analyzer
+// name, revision) and it was made at the store's current revision; a
+// store that is also a store.IndexViewer (bolt) lends the copy in place,
+// and it is decoded there, under the store's read transaction. A copy
+// made at an earlier revision (a bolt file after a `recall add`, or a
+// server that took writes) is brought up to date instead of rebuilt when
+// the store's change feed names every entry written since it (bolt keeps
+// the keys of its last bolt.DefaultHistory writes in the file, written
+// in each write's transaction): those entries, and only those, are read
+// again and the decoded snapshot is patched one entry at a time, as a
+// write patches it (With, Without), so a start after k writes costs O(k)
+// reads, not O(store); past catchUpMax changed entries (1,024, or a
+// thirty-second of the store when that is more than 512) patching costs
+// more than a build, and the copy is rebuilt. Such a catch-up of
+// catchUpSave entries or more is saved as the new copy; a smaller one is
+// not (the next start repeats it, cheaper than encoding the whole index).
+// Anything else means an ordinary build, which then replaces the copy: a
+// damaged, foreign or newer copy; a feed that answers Reset (the history
+// does not reach back, or one of its records fails its checksum); a
+// store without a feed; a copy that lists unreadable entries (their
+// messages do not say reliably which entries they are about). Loading
+// the copy is a full build as far as the publish rule goes: it happens
+// under the publish lock and starts a new lineage. Rebuild never uses the
+// copy (it is for edits the revision cannot see). Close waits for a save
+// under way.
 //
 // A folder's revision lives in the process, so its copy (Options.Stamped,
 // a store.StampedIndexCache) is tied to the files instead: the copy's meta

@@ -62,11 +62,14 @@ type Options struct {
 	// Persist, when not nil, keeps a copy of the index in the store (a
 	// bolt file implements store.IndexCache) so that the next process
 	// starts without analysing every entry: the first snapshot, and Load,
-	// come from the copy when it is undamaged and was made at the store's
-	// current revision with the engine's analyzer, and every full build
-	// from the store is saved there afterwards, off the publish path
-	// (Close waits for a save under way). See the package doc,
-	// "Persisted index".
+	// come from the copy when it is undamaged and was made with the
+	// engine's analyzer, at the store's current revision or at an earlier
+	// one whose changes since the store's change feed names (bolt: the
+	// last bolt.DefaultHistory writes), in which case only the entries
+	// written since are read; every full build from the store is saved
+	// there afterwards, off the publish path (Close waits for a save
+	// under way). Persist must be the cache of the engine's store. See
+	// the package doc, "Persisted index".
 	Persist store.IndexCache
 
 	// Stamped is Persist for a store whose revision does not outlive the
@@ -339,10 +342,11 @@ func (e *Engine) Rebuild(ctx context.Context) (BuildStats, error) {
 }
 
 // Load is Rebuild for a process that starts: with Options.Persist and a
-// copy of the index valid for the store's current revision and the
-// engine's analyzer, it publishes that copy (what the build that made it
-// indexed and skipped, as BuildStats); otherwise it builds from the whole
-// store, as Rebuild does. A one-shot command calls it to learn which
+// copy of the index made with the engine's analyzer, valid for the
+// store's current revision or brought up to it by re-reading the entries
+// the change feed names, it publishes that copy (what the build that made
+// it indexed and skipped, as BuildStats); otherwise it builds from the
+// whole store, as Rebuild does. A one-shot command calls it to learn which
 // entries could not be read.
 func (e *Engine) Load(ctx context.Context) (BuildStats, error) {
 	if err := e.lock(ctx); err != nil {
@@ -418,7 +422,18 @@ const bulkApply = 256
 // that is gone, or that cannot be read (as a full build skips it), leaves
 // the index. Only a cancelled context or a closed store stop it.
 func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSet) (*index.Snapshot, error) {
+	next, _, err := e.applyRead(ctx, s, cs, len(cs.Keys) > bulkApply)
+	return next, err
+}
+
+// applyRead is apply that also returns the errors of the entries it could
+// not read (not those that are gone), as a full build reports them in
+// BuildStats.Skipped. With bulk it rebuilds from the documents; without,
+// it patches key by key (With and Without compact on the spot as the
+// overlay grows).
+func (e *Engine) applyRead(ctx context.Context, s *index.Snapshot, cs store.ChangeSet, bulk bool) (*index.Snapshot, []error, error) {
 	got := make([]*index.Input, len(cs.Keys))
+	var skipped []error
 	for i, k := range cs.Keys {
 		ent, err := e.st.Get(ctx, k.Category, k.Name)
 		switch {
@@ -426,11 +441,13 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 			in := InputOf(ent)
 			got[i] = &in
 		case ctx.Err() != nil || errors.Is(err, store.ErrClosed):
-			return nil, fmt.Errorf("read changed entry %s: %w", k, err)
+			return nil, nil, fmt.Errorf("read changed entry %s: %w", k, err)
+		case !errors.Is(err, store.ErrNotFound):
+			skipped = append(skipped, err)
 		}
 		e.noteRead(k, err)
 	}
-	if len(cs.Keys) > bulkApply {
+	if bulk {
 		m := make(map[store.Key]index.Input, s.Count()+len(cs.Keys))
 		var order []store.Key
 		s.Docs(func(d *index.Doc) bool {
@@ -455,7 +472,7 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 				docs = append(docs, in)
 			}
 		}
-		return index.Build(cs.Rev, e.tok, docs), nil
+		return index.Build(cs.Rev, e.tok, docs), skipped, nil
 	}
 	next := s
 	for i, k := range cs.Keys {
@@ -465,7 +482,7 @@ func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSe
 			next = next.Without(cs.Rev, k.Category, k.Name)
 		}
 	}
-	return retag(next, cs.Rev), nil
+	return retag(next, cs.Rev), skipped, nil
 }
 
 // retag returns s tagged rev: a change set may move the revision without
@@ -522,7 +539,7 @@ func (e *Engine) rebuildLocked(ctx context.Context, cached bool) (*index.Snapsho
 		since = cur.Revision()
 	}
 	e.lineage++
-	e.publish(s, store.ChangeSet{Since: since, Rev: rev, Reset: true})
+	e.publish(s, store.ChangeSet{Since: since, Rev: s.Revision(), Reset: true})
 	return s, stats, nil
 }
 

@@ -13,19 +13,38 @@ import (
 // encoded (index.Encode) with the messages of the entries it skipped, and
 // handed to the store's IndexCache; a process that starts loads it back
 // (index.Decode checks length, CRC-32C, format version, analyzer and
-// revision) instead of reading and analysing every entry. Anything wrong
-// with the copy means an ordinary build.
+// revision) instead of reading and analysing every entry. A copy made
+// before the store's revision is brought up to date through the store's
+// change feed, by re-reading only the entries written since (catchUpCopy).
+// Anything wrong with the copy, or a feed that cannot name every change
+// since it, means an ordinary build.
 
-// loadPersisted returns the persisted snapshot at revision rev and the
-// stats of the build that made it, or nil.
+// catchUpSave is how many changed entries a copy brought up to date must
+// have re-read for the result to be saved as the new copy: below it the
+// next process re-reads the same few entries again, which costs less than
+// encoding and writing the whole index now (a one-shot command's Close
+// waits for the save).
+const catchUpSave = bulkApply
+
+// catchUpMax is how many changed entries a copy of n entries may be behind
+// and still be brought up to date rather than rebuilt. Each changed entry
+// is patched in (With, Without), whose cost grows with the overlay, and
+// every forceCompactAt of them compacts the whole index; near 2,000 that
+// costs as much as a build at 100k entries (BenchmarkBoltColdStart,
+// docs/performance.md), and in a small store a build is cheap anyway.
+func catchUpMax(n int) int { return min(1024, max(2*bulkApply, n/32)) }
+
+// loadPersisted returns the persisted snapshot, brought up to the store's
+// revision rev or a later one, and the stats of the build it stands for,
+// or nil.
 func (e *Engine) loadPersisted(ctx context.Context, rev uint64) (*index.Snapshot, BuildStats) {
 	var (
 		s    *index.Snapshot
 		meta []byte
 	)
 	decode := func(data []byte, crev uint64) {
-		if crev == rev {
-			s, meta, _ = index.Decode(data, e.tok, rev) // keeps nothing of data
+		if crev == rev || (crev < rev && e.feed != nil) {
+			s, meta, _ = index.Decode(data, e.tok, crev) // keeps nothing of data
 		}
 	}
 	// A store that lends its copy in place spares a copy of it (bolt: 107
@@ -48,7 +67,38 @@ func (e *Engine) loadPersisted(ctx context.Context, rev uint64) (*index.Snapshot
 	for _, m := range skipped {
 		stats.Skipped = append(stats.Skipped, errors.New(m))
 	}
-	return s, stats
+	if s.Revision() == rev {
+		return s, stats
+	}
+	if len(skipped) > 0 {
+		// The messages do not say reliably which entries they are about, so
+		// the stats could not follow one of them that was fixed since: a
+		// file with unreadable entries is rebuilt, as before.
+		return nil, BuildStats{}
+	}
+	return e.catchUpCopy(ctx, s)
+}
+
+// catchUpCopy brings s, a copy behind the store, up to date through the
+// change feed: only the entries written since s are read. It returns nil
+// when the feed cannot name them all (its history does not reach back to
+// s), when they are more than catchUpMax, or when a read fails for the
+// store's sake; an entry that cannot be read leaves the index and is
+// reported in the stats, as a full build would.
+func (e *Engine) catchUpCopy(ctx context.Context, s *index.Snapshot) (*index.Snapshot, BuildStats) {
+	cs, err := e.feed.Changes(ctx, s.Revision())
+	if err != nil || cs.Reset || cs.Rev < s.Revision() || len(cs.Keys) > catchUpMax(s.Count()) {
+		return nil, BuildStats{}
+	}
+	next, skipped, err := e.applyRead(ctx, s, cs, false)
+	if err != nil {
+		return nil, BuildStats{}
+	}
+	stats := BuildStats{Entries: next.Count(), Skipped: skipped}
+	if len(cs.Keys) >= catchUpSave {
+		e.save(next, stats)
+	}
+	return next, stats
 }
 
 // save persists s, a full build from the store, on its own goroutine:

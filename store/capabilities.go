@@ -112,9 +112,11 @@ type IndexCache interface {
 	// previous one, provided rev is still the store's revision; otherwise
 	// (a write came in between) it keeps nothing and returns nil.
 	SaveIndex(ctx context.Context, rev uint64, data []byte) error
-	// LoadIndex returns the copy when it was made at the store's current
-	// revision, with that revision; data is nil when there is no copy or
-	// it is stale.
+	// LoadIndex returns the copy with the revision it was made at; data is
+	// nil when there is none. That revision may be older than the store's
+	// current one (bolt keeps its copy across writes): a reader uses such
+	// a copy only with the store's ChangeFeed naming every entry written
+	// since, and otherwise rebuilds.
 	LoadIndex(ctx context.Context) (data []byte, rev uint64, err error)
 }
 
@@ -160,9 +162,9 @@ type StampedEntry struct {
 // copying it (bolt: the copy as it lies in the file's memory map), so that
 // a reader decoding it allocates only what it keeps.
 type IndexViewer interface {
-	// ViewIndex calls fn with the copy and the revision when the copy was
-	// made at the store's current revision, and does not call it
-	// otherwise. data is valid only during the call: fn must not modify
+	// ViewIndex calls fn with the copy and the revision it was made at, as
+	// LoadIndex returns them, and does not call it when there is no copy.
+	// data is valid only during the call: fn must not modify
 	// it or keep it, or anything sharing its memory.
 	ViewIndex(ctx context.Context, fn func(data []byte, rev uint64)) error
 }

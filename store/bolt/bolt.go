@@ -32,9 +32,9 @@ var (
 
 // FormatVersion is the version of the file layout this package writes and
 // reads. Open refuses files with a higher version and migrates files of
-// version 1 (entry values without a checksum) and 2 (without the event
-// date) to it.
-const FormatVersion = 3
+// version 1 (entry values without a checksum), 2 (without the event date)
+// and 3 (without the change history, history.go) to it.
+const FormatVersion = 4
 
 // Bucket names (bucketVectors is in vectors.go). A bucket added to
 // initBuckets later is created in older files on their next Open.
@@ -42,7 +42,7 @@ var (
 	bucketMeta    = []byte("recall.meta")
 	bucketEntries = []byte("recall.entries")
 
-	initBuckets = [][]byte{bucketEntries, bucketVectors}
+	initBuckets = [][]byte{bucketEntries, bucketVectors, bucketChanges}
 
 	keyFormat = []byte("format")
 )
@@ -69,6 +69,13 @@ type Options struct {
 	// ChangeLogSize is how many changed keys the change feed remembers
 	// (see Store.Changes); zero means store.DefaultChangeLogSize.
 	ChangeLogSize int
+
+	// History is how many revisions of changed keys the file itself keeps
+	// (see history.go), so that a later process brings an index copy that
+	// many writes behind up to date by re-reading only the changed
+	// entries; zero means DefaultHistory, a negative value keeps none
+	// (every later process then rebuilds its index after a write).
+	History int
 
 	// ReadOnly opens the file for reading only (a file on read-only media,
 	// or one this process may not write): bbolt maps it without writing,
@@ -111,8 +118,9 @@ type Store struct {
 	// feed holds the revision this process has committed and the keys
 	// written at each recent revision; see feed.go. wmu serialises entry
 	// writes from their transaction to their record in feed.
-	wmu  sync.Mutex
-	feed *store.ChangeLog
+	wmu     sync.Mutex
+	feed    *store.ChangeLog
+	history int // Options.History with the default applied
 }
 
 var (
@@ -139,6 +147,9 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.History == 0 {
+		o.History = DefaultHistory
 	}
 	if err := verifyFile(path); err != nil {
 		return nil, fmt.Errorf("open %s: store file %s is %w: %v; restore it from a backup", path, path, store.ErrCorrupt, err)
@@ -180,7 +191,7 @@ func Open(path string, opts *Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &Store{path: path, db: db, feed: store.NewChangeLog(rev, o.ChangeLogSize)}, nil
+	return &Store{path: path, db: db, feed: store.NewChangeLog(rev, o.ChangeLogSize), history: o.History}, nil
 }
 
 // initialise checks the file's format, creates missing buckets and
@@ -236,7 +247,7 @@ func initialise(db *bbolt.DB) error {
 				return err
 			}
 		}
-		if migrate {
+		if migrate && from < 3 {
 			if err := migrateValues(tx.Bucket(bucketEntries), from); err != nil {
 				return fmt.Errorf("migrate from format version %d: %w", from, err)
 			}
@@ -250,6 +261,10 @@ func initialise(db *bbolt.DB) error {
 	})
 }
 
+// Version 3 differs from 4 only by the change history bucket, created
+// above with the others: it starts empty, so an index copy saved before
+// the migration is brought up to date only if no write came after it.
+//
 // migrateValues rewrites the entry values of format version 1 (no
 // checksum) or 2 (no event date) as the current version, inside the
 // transaction that also records the new format version: after a crash the

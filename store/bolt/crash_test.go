@@ -1,7 +1,9 @@
 package bolt
 
 import (
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -155,7 +157,55 @@ func verifyCrashFile(t *testing.T, path string) uint64 {
 	if newest != r {
 		t.Fatalf("revision %d, newest version in the file %d: a write and its revision bump were separated", r, newest)
 	}
+	verifyCrashHistory(t, s, r)
 	return r
+}
+
+// verifyCrashHistory checks the change history a killed writer left: each
+// record passes its checksum and names exactly the entry churn wrote at
+// its revision, the records are contiguous, and the last ends at the
+// file's revision r: the history and the entries committed together.
+func verifyCrashHistory(t *testing.T, s *Store, r uint64) {
+	t.Helper()
+	var last uint64
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(bucketChanges).Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			before, keys, err := decodeRecord(k, v)
+			if err != nil {
+				t.Fatalf("history record %x: %v", k, err)
+			}
+			after := binary.BigEndian.Uint64(k)
+			// churn writes version v to e<v mod crashEntries>, so the
+			// record names exactly those of its revisions (a batch's
+			// record, several).
+			want := map[store.Key]bool{}
+			for v := before + 1; v <= after; v++ {
+				want[store.Key{Category: "crash", Name: fmt.Sprintf("e%02d", v%crashEntries)}] = true
+			}
+			got := map[store.Key]bool{}
+			for _, key := range keys {
+				got[key] = true
+			}
+			if !maps.Equal(got, want) {
+				t.Fatalf("history record (%d, %d] names %v, want %v", before, after, keys, want)
+			}
+			if last != 0 && before != last {
+				t.Fatalf("history has a gap: a record ends at %d, the next starts at %d", last, before)
+			}
+			last = after
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last != r {
+		t.Fatalf("history ends at revision %d, the file is at %d", last, r)
+	}
+	if cs, err := s.Changes(ctx, r-1); err != nil || cs.Reset || len(cs.Keys) == 0 || cs.Rev != r {
+		t.Fatalf("Changes(%d) after the kill = %+v, %v; want the one entry written last", r-1, cs, err)
+	}
 }
 
 func TestCrashContent(t *testing.T) {

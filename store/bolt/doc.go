@@ -14,7 +14,7 @@
 // The file holds these buckets:
 //
 //   - "recall.meta": key "format" is the format version (a uvarint,
-//     currently FormatVersion, 3); the bucket's sequence number is the
+//     currently FormatVersion, 4); the bucket's sequence number is the
 //     store's revision.
 //   - "recall.entries": key category + NUL + name, in NFC (validation
 //     forbids NUL in both; a nested category keeps its '/': "trips/2024").
@@ -26,6 +26,13 @@
 //     a CRC-32C (Castagnoli) of the key followed by the record. Times read
 //     back in UTC.
 //   - "recall.vectors": the embedding vector cache (see below).
+//   - "recall.changes": the change history, one record per write
+//     transaction, written in that transaction: key the revision after it
+//     (8 bytes, big endian), value the revision before it and the keys it
+//     wrote, then a CRC-32C. The last Options.History revisions are kept
+//     (DefaultHistory, 16384; about 60 bytes a key).
+//   - "recall.index": the index copy (store.IndexCache), created by the
+//     first save: the revision it was made at, then the copy.
 //
 // # Damage
 //
@@ -64,8 +71,11 @@
 // old or wholly new. (An older recall refuses a version 3 file with
 // ErrNewerFormat rather than reading dated entries as damaged.) A value
 // that cannot be read as its old version is left as it is and reported
-// as damaged. The revision does
-// not move. Files from a newer recall are refused (ErrNewerFormat).
+// as damaged. Version 4 adds the change history bucket; a file of version
+// 3 or older gains it, empty, on Open, with no value rewritten (an older
+// recall refuses a version 4 file, so no write ever lands without its
+// history record). The revision does not move. Files from a newer recall
+// are refused (ErrNewerFormat).
 //
 // Open refuses a file that is not a bbolt database, a bbolt file that lacks
 // recall's meta bucket but has other buckets (another program's data), and
@@ -85,9 +95,14 @@
 // so the feed is a bounded history in that process's memory
 // (Options.ChangeLogSize keys): each write records its key when its
 // transaction has committed, and Revision reads the revision from there,
-// so the two become visible together. A reopened file starts with an empty
-// history: a reader whose revision predates the Open gets Reset and
-// rebuilds.
+// so the two become visible together. A reader whose revision predates
+// the Open (or the in-memory history) is answered from the file's change
+// history ("recall.changes"), when its records from that revision on are
+// all there, contiguous and pass their checksum; otherwise it gets Reset
+// and rebuilds. So an index copy saved in the file (store.IndexCache;
+// LoadIndex returns it with the revision it was made at) is brought up to
+// date by a later process after up to Options.History writes, reading only
+// the entries written since.
 //
 // All reads in chunks, one short read transaction per chunk, and yields
 // only between transactions: the loop body may write to the store, and a

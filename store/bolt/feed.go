@@ -12,9 +12,11 @@ import (
 // time, so the feed is the in-memory store.ChangeLog of that process: every
 // entry write records its key there once its transaction has committed,
 // and Revision reads the revision from it, so a revision and its keys
-// become visible together. The log is bounded (Options.ChangeLogSize); a
+// become visible together. The log is bounded (Options.ChangeLogSize). A
 // reader further behind, or one whose revision comes from before this Open
-// (the log starts empty), gets Reset and rebuilds from All.
+// (the log starts empty), is answered from the file's change history
+// (history.go, written in each write's transaction) when it covers that
+// revision, and gets Reset, to rebuild from All, when it does not.
 
 // write runs fn in one write transaction and, when it commits having moved
 // the revision, records keys in the feed at the new revision. It is the
@@ -32,7 +34,10 @@ func (s *Store) write(fn func(tx *bbolt.Tx) error, keys ...store.Key) error {
 			return err
 		}
 		after = tx.Bucket(bucketMeta).Sequence()
-		return nil
+		if after == before {
+			return nil
+		}
+		return logChanges(tx, before, after, keys, s.history)
 	})
 	if err != nil || after == before {
 		return err
@@ -51,8 +56,19 @@ func (s *Store) write(fn func(tx *bbolt.Tx) error, keys ...store.Key) error {
 func (s *Store) Changes(ctx context.Context, since uint64) (store.ChangeSet, error) {
 	var cs store.ChangeSet
 	err := s.use(ctx, "changes", func() error {
-		cs = s.feed.Changes(since)
-		return nil
+		if cs = s.feed.Changes(since); !cs.Reset || since > cs.Rev {
+			return nil
+		}
+		// Older than this process's log: the file's history may cover it.
+		// wmu holds writers off, so the file's revision is the feed's.
+		s.wmu.Lock()
+		defer s.wmu.Unlock()
+		return s.db.View(func(tx *bbolt.Tx) error {
+			if h, ok := historyChanges(tx, since, tx.Bucket(bucketMeta).Sequence()); ok {
+				cs = h
+			}
+			return nil
+		})
 	})
 	return cs, err
 }

@@ -1,6 +1,8 @@
 package bolt
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/recallhq/recall/store"
@@ -9,7 +11,7 @@ import (
 
 func TestChangeFeedConformance(t *testing.T) {
 	storetest.RunChangeFeed(t, func(t *testing.T) store.Store {
-		s, err := Open(tempPath(t), &Options{ChangeLogSize: 64})
+		s, err := Open(tempPath(t), &Options{ChangeLogSize: 64, History: 64})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -17,12 +19,19 @@ func TestChangeFeedConformance(t *testing.T) {
 	}, 64)
 }
 
-// A reopened file starts with an empty history: a reader that indexed it
-// before (in this or an earlier process) must rebuild, while the revision
-// itself carries on from the file.
+// A reopened file answers from its change history: a reader that indexed
+// it before (in this or an earlier process) re-reads only what changed
+// since, while the revision itself carries on from the file. Without a
+// history (Options.History < 0) such a reader must rebuild.
 func TestChangeFeedAfterReopen(t *testing.T) {
+	for _, keep := range []int{0, -1} {
+		t.Run(fmt.Sprint("history=", keep), func(t *testing.T) { testChangeFeedAfterReopen(t, keep) })
+	}
+}
+
+func testChangeFeedAfterReopen(t *testing.T, keep int) {
 	path := tempPath(t)
-	s, err := Open(path, nil)
+	s, err := Open(path, &Options{History: keep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +42,7 @@ func TestChangeFeedAfterReopen(t *testing.T) {
 	}
 	r, _ := s.Revision(ctx)
 	s.Close()
-	s, err = Open(path, nil)
+	s, err = Open(path, &Options{History: keep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +50,15 @@ func TestChangeFeedAfterReopen(t *testing.T) {
 	if r2, _ := s.Revision(ctx); r2 != r {
 		t.Fatalf("revision after reopen = %d, want %d", r2, r)
 	}
-	if cs, _ := s.Changes(ctx, r-1); !cs.Reset {
-		t.Errorf("Changes(%d) after reopen = %+v, want Reset", r-1, cs)
+	cs, _ := s.Changes(ctx, r-1)
+	if keep < 0 && !cs.Reset {
+		t.Errorf("Changes(%d) after reopen without a history = %+v, want Reset", r-1, cs)
+	}
+	if b := (store.Key{Category: "c", Name: "b"}); keep >= 0 && (cs.Reset || cs.Rev != r || !slices.Equal(cs.Keys, []store.Key{b})) {
+		t.Errorf("Changes(%d) after reopen = %+v, want [%s] up to %d", r-1, cs, b, r)
+	}
+	if cs, _ := s.Changes(ctx, r+1); !cs.Reset {
+		t.Errorf("Changes(%d), past the revision, after reopen = %+v, want Reset", r+1, cs)
 	}
 	if cs, _ := s.Changes(ctx, r); cs.Reset || len(cs.Keys) != 0 || cs.Rev != r {
 		t.Errorf("Changes(%d) after reopen = %+v, want empty", r, cs)

@@ -14,7 +14,9 @@ import (
 // revision it was made at (8 bytes, big endian) then the caller's data.
 // It lives in the file, so it follows the file wherever it goes: a copy or
 // a restored backup carries the cache of its own revision, and the
-// revision (bucketMeta's sequence, which only rises) tells a stale copy.
+// revision (bucketMeta's sequence, which only rises) tells how far behind
+// the store a copy is; the change history (history.go) names what was
+// written since.
 // The bucket is created on the first save; files without it are as valid.
 
 var (
@@ -67,8 +69,10 @@ func (s *Store) SaveIndex(ctx context.Context, rev uint64, data []byte) error {
 	})
 }
 
-// LoadIndex returns a copy of the cached data when it was made at the
-// store's current revision (store.IndexCache).
+// LoadIndex returns a copy of the cached data and the revision it was made
+// at (store.IndexCache). That revision may be older than the store's: the
+// change feed (Changes) names what was written since, as far back as the
+// file's change history reaches.
 func (s *Store) LoadIndex(ctx context.Context) (data []byte, rev uint64, err error) {
 	err = s.use(ctx, "load index", func() error {
 		return s.db.View(func(tx *bbolt.Tx) error {
@@ -78,10 +82,10 @@ func (s *Store) LoadIndex(ctx context.Context) (data []byte, rev uint64, err err
 				return nil
 			}
 			v := b.Get(keyIndex)
-			if len(v) < 8 || binary.BigEndian.Uint64(v) != rev {
+			if len(v) < 8 || binary.BigEndian.Uint64(v) > rev {
 				return nil
 			}
-			data = bytes.Clone(v[8:])
+			data, rev = bytes.Clone(v[8:]), binary.BigEndian.Uint64(v)
 			return nil
 		})
 	})
@@ -92,7 +96,7 @@ func (s *Store) LoadIndex(ctx context.Context) (data []byte, rev uint64, err err
 }
 
 // ViewIndex calls fn with the cached data, in place in the file's memory
-// map, when it was made at the store's current revision
+// map, and the revision it was made at, as LoadIndex returns them
 // (store.IndexViewer). fn runs in a read transaction but outside the
 // store's panic guard, so that a panic of the caller's is not taken for a
 // damaged file; a write that must grow the file waits for fn to return.
@@ -109,8 +113,8 @@ func (s *Store) ViewIndex(ctx context.Context, fn func(data []byte, rev uint64))
 		}
 		rev = tx.Bucket(bucketMeta).Sequence()
 		if b := tx.Bucket(bucketIndex); b != nil {
-			if v := b.Get(keyIndex); len(v) >= 8 && binary.BigEndian.Uint64(v) == rev {
-				data = v[8:]
+			if v := b.Get(keyIndex); len(v) >= 8 && binary.BigEndian.Uint64(v) <= rev {
+				data, rev = v[8:], binary.BigEndian.Uint64(v)
 			}
 		}
 		return nil

@@ -78,8 +78,11 @@ func TestMigrateFormat2(t *testing.T) {
 		}
 	}
 	err = s.db.View(func(tx *bbolt.Tx) error {
-		if v, _ := formatVersion(tx.Bucket(bucketMeta)); v != 3 {
-			t.Errorf("format version %d after migration, want 3", v)
+		if v, _ := formatVersion(tx.Bucket(bucketMeta)); v != FormatVersion {
+			t.Errorf("format version %d after migration, want %d", v, FormatVersion)
+		}
+		if tx.Bucket(bucketChanges) == nil {
+			t.Error("no change history bucket after migration")
 		}
 		if v := tx.Bucket(bucketEntries).Get(encodeKey("people", "alice")); v[0] != 3 {
 			t.Errorf("value version %d after migration, want 3", v[0])
