@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -15,10 +14,9 @@ import (
 
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/service/httpapi"
-	"github.com/recallhq/recall/service/mcptools"
+	"github.com/recallhq/recall/service/server"
 	"github.com/recallhq/recall/service/tenants"
 	"github.com/recallhq/recall/store"
-	"github.com/recallhq/recall/web"
 )
 
 const defaultServeAddr = "127.0.0.1:7411"
@@ -90,7 +88,6 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	a := o.app
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	logger := log.New(a.stderr, "recall serve: ", 0)
 	cfg, err := tenants.Flags{File: o.memoriesFile, Memories: o.memories, Tokens: o.memoryTokens, Default: o.defaultMemory}.Config(a.getenv)
 	if err != nil {
 		return err
@@ -98,81 +95,24 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	if host, _, _ := net.SplitHostPort(o.addr); !httpapi.IsLoopback(host) && o.token == "" && !cfg.HasTokens() {
 		return fmt.Errorf("--addr %s is not a loopback address: give the memories tokens (in the --memories file, or --memory-token), or an admin token with --token or $RECALL_TOKEN", o.addr)
 	}
-	opts := tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.idleClose,
-		AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Log: logger, RequestLog: logger,
-		MCP: mcptools.Options{Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))},
+	return server.ServeMemories(ctx, tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.idleClose,
 		Open: func(name string, st store.Store) (*service.Memory, error) {
 			return a.newMemory(st, &o.engine, log.New(a.stderr, "recall serve: "+name+": ", 0))
-		}}
-	if o.token != "" {
-		opts.AdminTokens = append(opts.AdminTokens, o.token)
-	}
-	if o.quiet {
-		opts.RequestLog = nil
-	}
-	s, err := tenants.New(opts)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	logger.Printf("listening on http://%s, serving %d memories at /v1/m/NAME/ and /mcp/NAME", ln.Addr(), len(cfg.Memories))
-	if err := httpapi.Serve(ctx, ln, s, logger); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	if err := s.Close(); err != nil {
-		return err
-	}
-	logger.Printf("stopped")
-	return nil
+		}}, o.options(""))
+}
+
+// options are the flags as the server's settings.
+func (o *serveOptions) options(desc string) server.Options {
+	return server.Options{Addr: o.addr, Token: o.token, AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Quiet: o.quiet,
+		Desc: desc, Alpha: o.engine.embedder.alpha, Log: o.app.stderr}
 }
 
 func (o *serveOptions) run(ctx context.Context) error {
-	a := o.app
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
-	logger := log.New(a.stderr, "recall serve: ", 0)
-	m, desc, err := a.openMemory(&o.engine, logger, o.create)
+	m, desc, err := o.app.openMemory(&o.engine, log.New(o.app.stderr, "recall serve: ", 0), o.create)
 	if err != nil {
 		return err
 	}
-	st := m.Store()
-	defer st.Close() // a second Close after the one below only fails quietly
-	reqLog := logger
-	if o.quiet {
-		reqLog = nil
-	}
-	h, err := httpapi.New(m, httpapi.Options{Token: o.token, AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Log: reqLog})
-	if err != nil {
-		return err
-	}
-	h.Handle("GET /v1/links/{category}/{name}", web.Links(m.Engine())) // for the page, behind the API's checks
-	h.Handle("/mcp", mcptools.NewHTTPHandler(m, mcptools.Options{Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}))
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	page := web.Page(h, web.Options{Embedder: m.EmbeddingModel(), Alpha: o.engine.embedder.alpha})
-	logger.Printf("listening on http://%s, serving %s", ln.Addr(), desc)
-	if err := m.Start(ctx); err != nil {
-		ln.Close()
-		return err
-	}
-	defer m.Close()
-
-	if err := httpapi.Serve(ctx, ln, page, logger); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	m.Close()
-	// Every answered write is already durable (each Put syncs before it
-	// returns); closing releases a bolt file's lock for the next process.
-	if err := st.Close(); err != nil {
-		return fmt.Errorf("close store: %w", err)
-	}
-	logger.Printf("stopped")
-	return nil
+	return server.Serve(ctx, m, o.options(desc))
 }
