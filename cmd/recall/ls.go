@@ -11,7 +11,9 @@ import (
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/timeexpr"
 )
 
 type lsOptions struct {
@@ -20,7 +22,11 @@ type lsOptions struct {
 	long   bool
 	limit  int
 	cursor string
-	time   timeFlags
+	time   setup.Time
+	// zone and dates are --tz and --after/--before as time.Parse read
+	// them.
+	zone  *time.Location
+	dates timeexpr.Range
 	// expired lists only the entries whose expiry has passed.
 	expired bool
 }
@@ -39,10 +45,11 @@ func newLsCmd(a *app) *cobra.Command {
 				}
 				category, _ = store.NormalizeKey(category, "") // NFC, as stored
 			}
-			if err := o.time.validate(); err != nil {
+			var err error
+			if o.zone, o.dates, err = o.time.Parse(); err != nil {
 				return err
 			}
-			ranged := o.time.after != "" || o.time.before != ""
+			ranged := o.time.After != "" || o.time.Before != ""
 			if ranged && (cmd.Flags().Changed("limit") || o.cursor != "") {
 				return usagef(cmd, "--after and --before do not combine with --limit or --cursor")
 			}
@@ -66,7 +73,7 @@ func newLsCmd(a *app) *cobra.Command {
 	f.BoolVarP(&o.long, "long", "l", false, "add tokens, updated date and tags")
 	f.IntVarP(&o.limit, "limit", "n", service.DefaultListLimit, "print one page of at most `N` entries")
 	f.StringVar(&o.cursor, "cursor", "", "continue after the page that printed this `CURSOR`")
-	o.time.register(cmd, false)
+	registerTime(cmd, &o.time, nil)
 	f.BoolVar(&o.expired, "expired", false, "only the entries whose expiry has passed")
 	return cmd
 }
@@ -75,11 +82,11 @@ func newLsCmd(a *app) *cobra.Command {
 // those whose effective date is outside the range (or, with --expired,
 // whose expiry has not passed) are left out.
 func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
-	r := o.time.dates
+	r := o.dates
 	if !r.From.IsZero() && !r.To.IsZero() && !r.From.Before(r.To) {
-		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.before, o.time.after)
+		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.Before, o.time.After)
 	}
-	loc := cmp.Or(o.time.zone, time.Local)
+	loc := cmp.Or(o.zone, time.Local)
 	now := time.Now().In(loc)
 	return o.list(cmd.Context(), category, func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
 		list, err := service.ListDated(ctx, st, category, r, loc, skip)
@@ -122,14 +129,14 @@ func (o *lsOptions) write(ctx context.Context, st store.Store, category string, 
 		return render.WriteList(o.app.stdout, entries, o.json, o.long)
 	}
 	all := entries
-	if category != "" || o.expired || o.time.after != "" || o.time.before != "" {
+	if category != "" || o.expired || o.time.After != "" || o.time.Before != "" {
 		all = nil
 		if err := service.EachEntry(ctx, st, func(e store.Entry) { all = append(all, e) }, func(error) {}); err != nil {
 			return err
 		}
 	}
 	v := retrieve.ValidityOf(all)
-	if err := render.WriteLongValidity(o.app.stdout, entries, v, time.Now().In(cmp.Or(o.time.zone, time.Local))); err != nil {
+	if err := render.WriteLongValidity(o.app.stdout, entries, v, time.Now().In(cmp.Or(o.zone, time.Local))); err != nil {
 		return err
 	}
 	return render.WriteValidityProblems(o.app.stderr, v)
