@@ -24,21 +24,18 @@ func (a *app) storeLocation() (string, error) {
 	return name, err
 }
 
+// locationOptions are how the command line opens a store: created when
+// createStore is set, its caches where --cache-in-folder and
+// $RECALL_CACHE_DIR say.
+func (a *app) locationOptions(createStore bool) location.Options {
+	return location.Options{Create: createStore, CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder}
+}
+
 // openStore opens the store the command line names, creating it in mode
 // create (location.OpenChosen: only the per-user default gets its parent
 // folders, SPEC §8).
 func (a *app) openStore(ctx context.Context, mode openMode) (store.Store, location.Location, error) {
-	return location.OpenChosen(ctx, a.storeFlag, location.Options{Create: mode == create,
-		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder}, a.getenv)
-}
-
-// openStoreAt opens the store at name (a folder, a .db file or a
-// PostgreSQL URL) other than the command line's, creating nothing in mode
-// mustExist.
-func (a *app) openStoreAt(ctx context.Context, name string, mode openMode) (store.Store, error) {
-	st, _, err := location.Open(ctx, name, &location.Options{Create: mode == create,
-		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder})
-	return st, err
+	return location.OpenChosen(ctx, a.storeFlag, a.locationOptions(mode == create), a.getenv)
 }
 
 // withStore opens the store, runs fn, and always closes the store (which
