@@ -22,20 +22,13 @@ import (
 const defaultServeAddr = "127.0.0.1:7411"
 
 type serveOptions struct {
-	app        *app
-	engine     engineFlags
-	addr       string
-	token      string
-	allowHosts []string
-	allowOrigs []string
-	quiet      bool
-	create     bool
+	app    *app
+	engine engineFlags
+	s      server.Options
+	create bool
 
-	memories      []string // NAME=STORE: several memories (service/tenants)
-	memoriesFile  string
-	memoryTokens  []string // NAME=@FILE or NAME=env:VAR
-	defaultMemory string
-	idleClose     time.Duration
+	mem       tenants.Flags // several memories (service/tenants)
+	idleClose time.Duration
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -48,12 +41,12 @@ func newServeCmd(a *app) *cobra.Command {
 				return err
 			}
 			if !cmd.Flags().Changed("token") {
-				o.token = a.getenv("RECALL_TOKEN")
+				o.s.Token = a.getenv("RECALL_TOKEN")
 			}
-			if err := httpapi.CheckListen(o.addr, o.token, cmd.Flags().Changed("token"), len(o.memoryTokens) > 0 || o.memoriesFile != "", o.allowHosts); err != nil {
+			if err := httpapi.CheckListen(o.s.Addr, o.s.Token, cmd.Flags().Changed("token"), len(o.mem.Tokens) > 0 || o.mem.File != "", o.s.AllowHosts); err != nil {
 				return usagef(cmd, "%v", err)
 			}
-			if len(o.memories) > 0 || o.memoriesFile != "" {
+			if len(o.mem.Memories) > 0 || o.mem.File != "" {
 				if cmd.Flags().Changed("store") {
 					return usagef(cmd, "--store and --memory (or --memories) do not go together: give every memory with --memory NAME=STORE or in the --memories file (and --default-memory NAME for the /v1 and /mcp routes)")
 				}
@@ -68,16 +61,16 @@ func newServeCmd(a *app) *cobra.Command {
 		},
 	})
 	f := cmd.Flags()
-	f.StringVar(&o.addr, "addr", defaultServeAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
-	f.StringVar(&o.token, "token", "", "require this bearer `TOKEN` (default $RECALL_TOKEN); needed off loopback")
-	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "also answer requests whose Host (or Origin) is `NAME` when there is no token (repeat for several)")
-	f.StringArrayVar(&o.allowOrigs, "allow-origin", nil, "also answer requests from web pages of `ORIGIN` (http://localhost:3000) when there is no token (repeat for several)")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not log one line per request on stderr")
+	f.StringVar(&o.s.Addr, "addr", defaultServeAddr, "listen on `HOST:PORT` (port 0 picks a free one)")
+	f.StringVar(&o.s.Token, "token", "", "require this bearer `TOKEN` (default $RECALL_TOKEN); needed off loopback")
+	f.StringArrayVar(&o.s.AllowHosts, "allow-host", nil, "also answer requests whose Host (or Origin) is `NAME` when there is no token (repeat for several)")
+	f.StringArrayVar(&o.s.AllowOrigins, "allow-origin", nil, "also answer requests from web pages of `ORIGIN` (http://localhost:3000) when there is no token (repeat for several)")
+	f.BoolVarP(&o.s.Quiet, "quiet", "q", false, "do not log one line per request on stderr")
 	f.BoolVar(&o.create, "create", false, "create the store when it does not exist (without it, a missing store is an error, as for read commands)")
-	f.StringArrayVar(&o.memories, "memory", nil, "serve the store `NAME=STORE` as memory NAME at /v1/m/NAME/... and /mcp/NAME (repeat for several; --token is then the admin token, for all)")
-	f.StringVar(&o.memoriesFile, "memories", "", "serve the memories `FILE` lists (YAML or JSON: name, store and token sources of each; see service/tenants.ReadConfig)")
-	f.StringArrayVar(&o.memoryTokens, "memory-token", nil, "memory NAME's tokens: `NAME=@FILE` (one a line) or NAME=env:VAR (repeat for several)")
-	f.StringVar(&o.defaultMemory, "default-memory", "", "with --memory, also serve memory `NAME` at /v1/..., /mcp and /healthz (else those are 404)")
+	f.StringArrayVar(&o.mem.Memories, "memory", nil, "serve the store `NAME=STORE` as memory NAME at /v1/m/NAME/... and /mcp/NAME (repeat for several; --token is then the admin token, for all)")
+	f.StringVar(&o.mem.File, "memories", "", "serve the memories `FILE` lists (YAML or JSON: name, store and token sources of each; see service/tenants.ReadConfig)")
+	f.StringArrayVar(&o.mem.Tokens, "memory-token", nil, "memory NAME's tokens: `NAME=@FILE` (one a line) or NAME=env:VAR (repeat for several)")
+	f.StringVar(&o.mem.Default, "default-memory", "", "with --memory, also serve memory `NAME` at /v1/..., /mcp and /healthz (else those are 404)")
 	f.DurationVar(&o.idleClose, "idle-close", 0, "with --memory, close a memory unused for `DURATION` (0: keep it open once opened)")
 	o.engine.register(cmd)
 	return cmd
@@ -88,12 +81,12 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	a := o.app
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg, err := tenants.Flags{File: o.memoriesFile, Memories: o.memories, Tokens: o.memoryTokens, Default: o.defaultMemory}.Config(a.getenv)
+	cfg, err := o.mem.Config(a.getenv)
 	if err != nil {
 		return err
 	}
-	if host, _, _ := net.SplitHostPort(o.addr); !httpapi.IsLoopback(host) && o.token == "" && !cfg.HasTokens() {
-		return fmt.Errorf("--addr %s is not a loopback address: give the memories tokens (in the --memories file, or --memory-token), or an admin token with --token or $RECALL_TOKEN", o.addr)
+	if host, _, _ := net.SplitHostPort(o.s.Addr); !httpapi.IsLoopback(host) && o.s.Token == "" && !cfg.HasTokens() {
+		return fmt.Errorf("--addr %s is not a loopback address: give the memories tokens (in the --memories file, or --memory-token), or an admin token with --token or $RECALL_TOKEN", o.s.Addr)
 	}
 	return server.ServeMemories(ctx, tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.idleClose,
 		Open: func(name string, st store.Store) (*service.Memory, error) {
@@ -101,10 +94,11 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 		}}, o.options(""))
 }
 
-// options are the flags as the server's settings.
+// options are the flags as the server's settings, logging on stderr.
 func (o *serveOptions) options(desc string) server.Options {
-	return server.Options{Addr: o.addr, Token: o.token, AllowHosts: o.allowHosts, AllowOrigins: o.allowOrigs, Quiet: o.quiet,
-		Desc: desc, Alpha: o.engine.embedder.alpha, Log: o.app.stderr}
+	s := o.s
+	s.Desc, s.Alpha, s.Log = desc, o.engine.embedder.alpha, o.app.stderr
+	return s
 }
 
 func (o *serveOptions) run(ctx context.Context) error {
