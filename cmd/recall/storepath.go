@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 
 	"github.com/recallhq/recall/store"
@@ -38,20 +37,8 @@ func (a *app) openStore(ctx context.Context, mode openMode) (store.Store, locati
 	return location.OpenChosen(ctx, a.storeFlag, a.locationOptions(mode == create), a.getenv)
 }
 
-// withStore opens the store, runs fn, and always closes the store (which
-// releases a bolt file's lock), reporting a failed Close when fn succeeded.
-func (a *app) withStore(ctx context.Context, mode openMode, fn func(store.Store) error) (err error) {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	st, _, err := a.openStore(ctx, mode)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := st.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("close store: %w", cerr)
-		}
-	}()
-	return fn(st)
+// withStore opens the store, runs fn, and always closes the store
+// (location.WithChosen).
+func (a *app) withStore(ctx context.Context, mode openMode, fn func(store.Store) error) error {
+	return location.WithChosen(ctx, a.storeFlag, a.locationOptions(mode == create), a.getenv, fn)
 }
