@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log"
-	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -84,9 +82,6 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	cfg, err := o.mem.Config(a.getenv)
 	if err != nil {
 		return err
-	}
-	if host, _, _ := net.SplitHostPort(o.s.Addr); !httpapi.IsLoopback(host) && o.s.Token == "" && !cfg.HasTokens() {
-		return fmt.Errorf("--addr %s is not a loopback address: give the memories tokens (in the --memories file, or --memory-token), or an admin token with --token or $RECALL_TOKEN", o.s.Addr)
 	}
 	return server.ServeMemories(ctx, tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.idleClose,
 		Open: func(name string, st store.Store) (*service.Memory, error) {

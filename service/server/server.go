@@ -119,8 +119,18 @@ func Serve(ctx context.Context, m *service.Memory, o Options) error {
 
 // ServeMemories serves several memories (a tenants.Server over t, with
 // o's token as one more admin token and o's checks and logs) until ctx is
-// done, then closes every memory it opened.
+// done, then closes every memory it opened. Off loopback it refuses to
+// serve memories none of which has a token when o has none either (the
+// message names recall serve's flags, as httpapi.CheckListen's do).
 func ServeMemories(ctx context.Context, t tenants.Options, o Options) error {
+	addr := o.Addr
+	if o.Listener != nil {
+		addr = o.Listener.Addr().String()
+	}
+	if host, _, _ := net.SplitHostPort(addr); !httpapi.IsLoopback(host) && o.Token == "" &&
+		!(tenants.Config{Memories: t.Memories, AdminTokens: t.AdminTokens}).HasTokens() {
+		return fmt.Errorf("--addr %s is not a loopback address: give the memories tokens (in the --memories file, or --memory-token), or an admin token with --token or $RECALL_TOKEN", addr)
+	}
 	logger, reqLog, mcpOpts := o.loggers()
 	t.Log, t.RequestLog, t.MCP = logger, reqLog, mcpOpts
 	t.AllowHosts, t.AllowOrigins = o.AllowHosts, o.AllowOrigins

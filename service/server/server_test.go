@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -173,5 +174,31 @@ func TestServeMemories(t *testing.T) {
 	}
 	if want := "serving 2 memories at /v1/m/NAME/ and /mcp/NAME"; !strings.Contains(logs.String(), want) {
 		t.Errorf("log lacks %q:\n%s", want, logs.String())
+	}
+}
+
+// Off loopback, memories without any token are refused before any store
+// is opened; an admin token or a memory's own token lets them be served.
+func TestServeMemoriesOffLoopback(t *testing.T) {
+	dir := t.TempDir()
+	mems := []tenants.Memory{{Name: "alice", Store: filepath.Join(dir, "alice.db")}}
+	err := server.ServeMemories(context.Background(), tenants.Options{Create: true, Memories: mems}, server.Options{Addr: "0.0.0.0:0"})
+	if want := "--addr 0.0.0.0:0 is not a loopback address: give the memories tokens"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("no token off loopback: %v, want %q...", err, want)
+	}
+	if _, err := os.Stat(mems[0].Store); !os.IsNotExist(err) {
+		t.Errorf("the refused server created the store: %v", err)
+	}
+	for _, o := range []server.Options{{Token: "admin"}, {}} {
+		mems := []tenants.Memory{{Name: "alice", Store: filepath.Join(dir, "alice.db"), Tokens: []string{"a"}}}
+		if o.Token != "" {
+			mems[0].Tokens = nil
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // stop at once: only the check is wanted
+		o.Addr = "0.0.0.0:0"
+		if err := server.ServeMemories(ctx, tenants.Options{Create: true, Memories: mems}, o); err != nil {
+			t.Errorf("with a token (%+v): %v", o, err)
+		}
 	}
 }
