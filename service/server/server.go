@@ -1,6 +1,7 @@
 // Package server runs what `recall serve` runs: one memory, or several
 // (service/tenants), over HTTP on a listener until a context is done,
-// then shuts down and closes what it opened. The HTTP JSON API
+// then shuts down and closes what it opened; and what `recall mcp` runs
+// (ServeStdio). The HTTP JSON API
 // (service/httpapi), MCP over Streamable HTTP at /mcp (service/mcptools)
 // and, for one memory, the web page (package web) are served behind the
 // same token, Host and Origin checks.
