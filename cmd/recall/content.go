@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/setup"
 )
 
@@ -31,5 +32,5 @@ func (c *contentSource) register(cmd *cobra.Command, flag, usage string) {
 func (c *contentSource) read(cmd *cobra.Command, a *app, what string) (string, error) {
 	return setup.Content{Flag: c.flag, What: what, Text: c.text, TextGiven: cmd.Flags().Changed(c.flag),
 		File: c.file, FileGiven: cmd.Flags().Changed("file"),
-		Stdin: a.stdin, StdinPiped: a.stdin != nil && !isTerminal(a.stdin), EmptyStdin: c.emptyStdin}.Read()
+		Stdin: a.stdin, StdinPiped: a.stdin != nil && !progress.IsTerminal(a.stdin), EmptyStdin: c.emptyStdin}.Read()
 }
