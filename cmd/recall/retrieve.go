@@ -67,21 +67,8 @@ func (o *retrieveOptions) run(cmd *cobra.Command, p service.RetrieveParams) erro
 	ctx := cmd.Context()
 	f := &engineFlags{analysis: o.analysis, embedder: o.embedder}
 	return o.app.withMemory(ctx, mustExist, f, func(m *service.Memory) error {
-		// Build the index here rather than lazily, to say on stderr what
-		// it could not read instead of leaving it out silently (one line:
-		// service.SkipSummary).
-		// Load takes the store's persisted copy when it is current (a bolt
-		// file's, or a folder's for the files whose stamps it matches);
-		// Close waits for the copy a build saves for the next run.
-		defer m.Engine().Close()
-		stats, err := m.Engine().Load(ctx)
-		if err != nil {
-			return err
-		}
-		if msg := service.SkipSummary(stats.Skipped); msg != "" {
-			fmt.Fprintln(o.app.stderr, msg)
-		}
-		res, req, err := m.Retrieve(ctx, p)
+		defer m.Engine().Close() // after the answer: it waits for the index copy a build saves
+		res, req, err := m.RetrieveLoaded(ctx, p, func(msg string) { fmt.Fprintln(o.app.stderr, msg) })
 		if err != nil {
 			return err
 		}
