@@ -68,3 +68,15 @@ func WriteRestoreReport(w io.Writer, rep backup.RestoreReport, err error) error 
 	}
 	return nil
 }
+
+// WriteBackupReport ends `recall backup DEST` that gave rep and err: a
+// snapshot's size, else WriteExportReport's lines for the JSONL or folder
+// written. It returns what WriteExportReport returns (nil for a
+// snapshot).
+func WriteBackupReport(w io.Writer, dest string, rep backup.Report, err error) error {
+	if err == nil && rep.Format == backup.FormatSnapshot {
+		fmt.Fprintf(w, "backup %s: snapshot of %d bytes\n", dest, rep.Bytes)
+		return nil
+	}
+	return WriteExportReport(w, "backup "+dest+": "+rep.Format.String()+",", rep, err)
+}

@@ -47,6 +47,15 @@ func TestExportAndRestoreReports(t *testing.T) {
 			return WriteRestoreReport(w, backup.RestoreReport{Restored: 1, Unreadable: []string{"a", "b"}}, nil)
 		}, "unreadable a\nunreadable b\nrestored 1 entry\n", "2 entries of the backup could not be read"},
 		{"restore failed", func(w *bytes.Buffer) error { return WriteRestoreReport(w, backup.RestoreReport{}, failed) }, "", "disk full"},
+		{"backup snapshot", func(w *bytes.Buffer) error {
+			return WriteBackupReport(w, "m.db", backup.Report{Format: backup.FormatSnapshot, Bytes: 32768}, nil)
+		}, "backup m.db: snapshot of 32768 bytes\n", ""},
+		{"backup jsonl", func(w *bytes.Buffer) error {
+			return WriteBackupReport(w, "m.jsonl", backup.Report{Format: backup.FormatJSONL, Entries: 2}, nil)
+		}, "backup m.jsonl: jsonl, 2 entries\n", ""},
+		{"backup failed", func(w *bytes.Buffer) error {
+			return WriteBackupReport(w, "m.db", backup.Report{Format: backup.FormatSnapshot}, failed)
+		}, "", "disk full"},
 	} {
 		var b bytes.Buffer
 		err := tt.write(&b)

@@ -26,11 +26,7 @@ func newBackupCmd(a *app) *cobra.Command {
 func runBackup(ctx context.Context, a *app, dest string) error {
 	err := a.withStore(ctx, mustExist, func(st store.Store) error {
 		rep, err := backup.Backup(ctx, st, dest, backup.Options{})
-		if err == nil && rep.Format == backup.FormatSnapshot {
-			fmt.Fprintf(a.stderr, "backup %s: snapshot of %d bytes\n", dest, rep.Bytes)
-			return nil
-		}
-		return render.WriteExportReport(a.stderr, "backup "+dest+": "+rep.Format.String()+",", rep, err)
+		return render.WriteBackupReport(a.stderr, dest, rep, err)
 	})
 	if errors.Is(err, store.ErrLocked) {
 		return fmt.Errorf("%w; a running 'recall serve' serves a backup of it at GET /v1/backup", err)

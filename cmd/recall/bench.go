@@ -18,17 +18,10 @@ import (
 type benchOptions struct {
 	app *app
 
-	backend  string
-	modes    string
-	analyzer string
+	s        bench.Settings
 	embedder embedderFlags
 	jsonPath string
 	svgPath  string
-	runDir   string
-	passes   int
-	gseDict  string
-	noAgent  bool
-	tmp      string
 }
 
 func newBenchCmd(a *app) *cobra.Command {
@@ -44,17 +37,17 @@ func newBenchCmd(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	})
 	f := cmd.Flags()
-	f.StringVar(&o.backend, "backend", string(bench.BackendBolt), "store `KIND` to load into: bolt (one file, written without fsync) or fs (a markdown file per entry, fsync'd)")
-	f.StringVar(&o.modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion, bm25-prf (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")
+	f.StringVar(&o.s.Backend, "backend", string(bench.BackendBolt), "store `KIND` to load into: bolt (one file, written without fsync) or fs (a markdown file per entry, fsync'd)")
+	f.StringVar(&o.s.Modes, "mode", "", "comma-separated `MODES`, run in this order: bm25, bm25-gse, fusion, bm25-prf (default bm25,bm25-gse; bm25,fusion,bm25-gse with --embedder)")
 	o.embedder.register(cmd, true)
 	f.StringVar(&o.jsonPath, "json", "", "write every figure as JSON to `FILE`")
 	f.StringVar(&o.svgPath, "svg", "", "write a chart (self-contained SVG) to `FILE`")
-	f.StringVar(&o.runDir, "run-dir", "", "write TREC run files (DATASET.MODE.run) into `DIR`")
-	f.IntVar(&o.passes, "passes", 0, "timed passes `N` over the queries after the warm-up (0: enough for 1000 timed queries; -1: quality only)")
-	f.StringVar(&o.analyzer, "analyzer", index.DefaultAnalyzer, "comma-separated `ANALYZERS` ("+strings.Join(index.Analyzers(), ", ")+"): every mode runs with each; modes with another than "+index.DefaultAnalyzer+" are named after it (bm25-english)")
-	f.StringVar(&o.gseDict, "gse-dict", gse.DictSimplified, "gse `DICT` for bm25-gse: zh_s (simplified) or zh (simplified and traditional)")
-	f.BoolVar(&o.noAgent, "no-agent", false, "do not time the default agent retrieve")
-	f.StringVar(&o.tmp, "tmp", "", "`DIR` for the temporary stores (default the system's)")
+	f.StringVar(&o.s.RunDir, "run-dir", "", "write TREC run files (DATASET.MODE.run) into `DIR`")
+	f.IntVar(&o.s.Passes, "passes", 0, "timed passes `N` over the queries after the warm-up (0: enough for 1000 timed queries; -1: quality only)")
+	f.StringVar(&o.s.Analyzers, "analyzer", index.DefaultAnalyzer, "comma-separated `ANALYZERS` ("+strings.Join(index.Analyzers(), ", ")+"): every mode runs with each; modes with another than "+index.DefaultAnalyzer+" are named after it (bm25-english)")
+	f.StringVar(&o.s.GSEDict, "gse-dict", gse.DictSimplified, "gse `DICT` for bm25-gse: zh_s (simplified) or zh (simplified and traditional)")
+	f.BoolVar(&o.s.NoAgent, "no-agent", false, "do not time the default agent retrieve")
+	f.StringVar(&o.s.TempDir, "tmp", "", "`DIR` for the temporary stores (default the system's)")
 	return cmd
 }
 
@@ -63,9 +56,8 @@ func (o *benchOptions) run(cmd *cobra.Command, dirs []string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := bench.Settings{Backend: o.backend, Modes: o.modes, Analyzers: o.analyzer, GSEDict: o.gseDict,
-		Passes: o.passes, NoAgent: o.noAgent, RunDir: o.runDir, TempDir: o.tmp,
-		Retrieve: retrieve.Options{Embedder: emb, Alpha: o.embedder.alpha, EmbedTimeout: o.embedder.timeout}}.Config()
+	o.s.Retrieve = retrieve.Options{Embedder: emb, Alpha: o.embedder.alpha, EmbedTimeout: o.embedder.timeout}
+	cfg, err := o.s.Config()
 	if err != nil {
 		return err
 	}

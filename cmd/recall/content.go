@@ -2,16 +2,16 @@ package main
 
 import (
 	"cmp"
-	"errors"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/progress"
+	"github.com/recallhq/recall/setup"
 )
 
-// contentSource is text given by exactly one of a flag (--text TEXT),
-// --file F (- for stdin), or stdin when it is not a terminal.
+// contentSource is the flags of text given by exactly one of a flag
+// (--text TEXT), --file F (- for stdin), or stdin when it is not a
+// terminal.
 type contentSource struct {
 	flag string
 	text string
@@ -28,34 +28,9 @@ func (c *contentSource) register(cmd *cobra.Command, flag, usage string) {
 	cmd.Flags().StringVarP(&c.file, "file", "f", "", cmp.Or(c.fileUsage, "read it from file `F` (- for stdin)"))
 }
 
+// read reads the text the command line gives (setup.Content).
 func (c *contentSource) read(cmd *cobra.Command, a *app, what string) (string, error) {
-	textSet, fileSet := cmd.Flags().Changed(c.flag), cmd.Flags().Changed("file")
-	switch {
-	case textSet && fileSet:
-		return "", usagef(cmd, "give the %s once: --%s or --file, not both", what, c.flag)
-	case textSet:
-		return c.text, nil
-	case fileSet && c.file == "":
-		return "", usagef(cmd, "--file needs a path (- for stdin)")
-	case fileSet && c.file == "-":
-		if a.stdin == nil {
-			return "", errors.New("--file -: no stdin")
-		}
-		return store.ReadContent(a.stdin, "stdin")
-	case fileSet:
-		f, err := os.Open(c.file)
-		if err != nil {
-			return "", err
-		}
-		defer f.Close()
-		return store.ReadContent(f, c.file)
-	case a.stdin != nil && !isTerminal(a.stdin): // piped (a file, a buffer in tests)
-		s, err := store.ReadContent(a.stdin, "stdin")
-		if err == nil && s == "" && c.emptyStdin != "" {
-			return "", usagef(cmd, "%s", c.emptyStdin)
-		}
-		return s, err
-	default:
-		return "", usagef(cmd, "no %s: use --%s TEXT, --file F, or pipe it on stdin", what, c.flag)
-	}
+	return setup.Content{Flag: c.flag, What: what, Text: c.text, TextGiven: cmd.Flags().Changed(c.flag),
+		File: c.file, FileGiven: cmd.Flags().Changed("file"),
+		Stdin: a.stdin, StdinPiped: a.stdin != nil && !progress.IsTerminal(a.stdin), EmptyStdin: c.emptyStdin}.Read()
 }

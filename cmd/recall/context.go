@@ -15,8 +15,7 @@ import (
 type contextOptions struct {
 	app    *app
 	engine engineFlags
-	opts   hostctx.Options
-	format string
+	s      hostctx.Settings
 }
 
 func newContextCmd(a *app) *cobra.Command {
@@ -39,10 +38,10 @@ func newContextCmd(a *app) *cobra.Command {
 	})
 	o.engine.register(cmd)
 	f := cmd.Flags()
-	f.IntVar(&o.opts.Budget, "budget", hostctx.DefaultBudget, "cap on the estimated `TOKENS` of the entries given (0: no cap)")
-	f.DurationVar(&o.opts.Recent, "recent", hostctx.DefaultRecent, "how far back SessionStart lists entries")
-	f.DurationVar(&o.opts.Timeout, "timeout", hostctx.DefaultTimeout, "give up (printing nothing) after this long, reading stdin included")
-	f.StringVar(&o.format, "format", "json", "output `FORMAT`: json (Claude Code's hookSpecificOutput) or text")
+	f.IntVar(&o.s.Budget, "budget", hostctx.DefaultBudget, "cap on the estimated `TOKENS` of the entries given (0: no cap)")
+	f.DurationVar(&o.s.Recent, "recent", hostctx.DefaultRecent, "how far back SessionStart lists entries")
+	f.DurationVar(&o.s.Timeout, "timeout", hostctx.DefaultTimeout, "give up (printing nothing) after this long, reading stdin included")
+	f.StringVar(&o.s.Format, "format", "json", "output `FORMAT`: json (Claude Code's hookSpecificOutput) or text")
 	return cmd
 }
 
@@ -51,22 +50,9 @@ func (o *contextOptions) run(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("context takes no arguments, got %q", args)
 	}
-	switch o.format {
-	case "json":
-		o.opts.Format = hostctx.JSON
-	case "text":
-		o.opts.Format = hostctx.Text
-	default:
-		return fmt.Errorf("--format must be json or text, got %q", o.format)
-	}
-	if o.opts.Timeout <= 0 {
-		return fmt.Errorf("--timeout must be more than 0, got %v", o.opts.Timeout)
-	}
-	if o.opts.Budget < 0 {
-		return fmt.Errorf("--budget must be 0 (no cap) or more, got %d", o.opts.Budget)
-	}
-	if o.opts.Budget == 0 {
-		o.opts.Budget = -1 // the flag's 0 is "no cap"
+	opts, err := o.s.Options()
+	if err != nil {
+		return err
 	}
 	if err := o.engine.config(a).Check(); err != nil {
 		return err
@@ -86,5 +72,5 @@ func (o *contextOptions) run(cmd *cobra.Command, args []string) error {
 		}
 		return m, func() { m.Close(); st.Close() }, nil
 	}
-	return hostctx.Run(cmd.Context(), a.stdin, a.stdout, open, o.opts)
+	return hostctx.Run(cmd.Context(), a.stdin, a.stdout, open, opts)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
@@ -39,6 +40,6 @@ func (o *getOptions) run(cmd *cobra.Command, category, name string) error {
 		if o.json {
 			return service.WriteJSON(o.app.stdout, service.EntryFor(e), "")
 		}
-		return render.WriteContent(o.app.stdout, e.Content, isTerminal(o.app.stdout))
+		return render.WriteContent(o.app.stdout, e.Content, progress.IsTerminal(o.app.stdout))
 	})
 }

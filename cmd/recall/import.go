@@ -57,30 +57,19 @@ func (o *importOptions) run(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	var rep importer.Report
-	if len(plan.Items) > 0 {
-		opened := false
-		err := o.app.withStore(ctx, create, func(st store.Store) error {
-			opened = true
-			var wo importer.WriteOptions
-			if len(plan.Items) > progressThreshold { // a bar for a long import, on a terminal
-				bar := &progress.Phases{W: o.app.stderr}
-				bar.Update("importing", 0, len(plan.Items))
-				defer bar.Finish()
-				wo.Progress = func(done, total int) { bar.Update("importing", done, total) }
-			}
-			var werr error
-			rep, werr = plan.Write(ctx, st, wo)
-			return werr
-		})
-		if err != nil && !opened {
-			return err // the store cannot be opened (locked, say): no counts to report
-		}
-		if err != nil {
-			render.WriteImportReport(o.app.stderr, plan, rep)
-			return err
-		}
+	bar := &progress.Phases{W: o.app.stderr}
+	var wo importer.WriteOptions
+	if len(plan.Items) > progressThreshold { // a bar for a long import, on a terminal
+		wo.Progress = func(done, total int) { bar.Update("importing", done, total) }
 	}
-	render.WriteImportReport(o.app.stderr, plan, rep)
-	return plan.Outcome(rep)
+	with := func(fn func(store.Store) error) error {
+		return o.app.withStore(ctx, create, func(st store.Store) error {
+			if wo.Progress != nil {
+				wo.Progress(0, len(plan.Items)) // the bar shows once the store is open
+				defer bar.Finish()
+			}
+			return fn(st)
+		})
+	}
+	return plan.Import(ctx, with, wo, func(p *importer.Plan, rep importer.Report) { render.WriteImportReport(o.app.stderr, p, rep) })
 }

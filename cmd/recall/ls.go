@@ -1,16 +1,13 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/render"
-	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store"
 )
 
@@ -20,7 +17,7 @@ type lsOptions struct {
 	long   bool
 	limit  int
 	cursor string
-	time   timeFlags
+	time   setup.Time
 	// expired lists only the entries whose expiry has passed.
 	expired bool
 }
@@ -39,26 +36,30 @@ func newLsCmd(a *app) *cobra.Command {
 				}
 				category, _ = store.NormalizeKey(category, "") // NFC, as stored
 			}
-			if err := o.time.validate(); err != nil {
+			zone, dates, err := o.time.Parse()
+			if err != nil {
 				return err
 			}
-			ranged := o.time.after != "" || o.time.before != ""
+			ranged := o.time.After != "" || o.time.Before != ""
 			if ranged && (cmd.Flags().Changed("limit") || o.cursor != "") {
 				return usagef(cmd, "--after and --before do not combine with --limit or --cursor")
 			}
 			if o.expired && (cmd.Flags().Changed("limit") || o.cursor != "") {
 				return usagef(cmd, "--expired does not combine with --limit or --cursor")
 			}
-			if ranged || o.expired {
-				return o.ranged(cmd, category)
+			if !dates.From.IsZero() && !dates.To.IsZero() && !dates.From.Before(dates.To) {
+				return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.Before, o.time.After)
 			}
+			// Names only, unless the columns need the entries: no entry
+			// is read where the store can list them.
+			l := service.Listing{Category: category, Read: o.json || o.long, Range: dates, Zone: zone, Expired: o.expired}
 			if cmd.Flags().Changed("limit") || o.cursor != "" {
 				if o.limit < 1 || o.limit > service.MaxListLimit {
 					return usagef(cmd, "--limit must be between 1 and %d, got %d", service.MaxListLimit, o.limit)
 				}
 				return o.page(cmd.Context(), category)
 			}
-			return o.run(cmd.Context(), category)
+			return o.list(cmd.Context(), l)
 		},
 	})
 	f := cmd.Flags()
@@ -66,48 +67,24 @@ func newLsCmd(a *app) *cobra.Command {
 	f.BoolVarP(&o.long, "long", "l", false, "add tokens, updated date and tags")
 	f.IntVarP(&o.limit, "limit", "n", service.DefaultListLimit, "print one page of at most `N` entries")
 	f.StringVar(&o.cursor, "cursor", "", "continue after the page that printed this `CURSOR`")
-	o.time.register(cmd, false)
+	registerTime(cmd, &o.time, nil)
 	f.BoolVar(&o.expired, "expired", false, "only the entries whose expiry has passed")
 	return cmd
 }
 
-// ranged is ls with --after/--before or --expired: every entry is read,
-// those whose effective date is outside the range (or, with --expired,
-// whose expiry has not passed) are left out.
-func (o *lsOptions) ranged(cmd *cobra.Command, category string) error {
-	r := o.time.dates
-	if !r.From.IsZero() && !r.To.IsZero() && !r.From.Before(r.To) {
-		return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.before, o.time.after)
-	}
-	loc := cmp.Or(o.time.zone, time.Local)
-	now := time.Now().In(loc)
-	return o.list(cmd.Context(), category, func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
-		list, err := service.ListDated(ctx, st, category, r, loc, skip)
-		if err != nil || !o.expired {
-			return list, err
-		}
-		return slices.DeleteFunc(list, func(e store.Entry) bool { return !store.IsExpired(e.Meta, now) }), nil
-	})
-}
-
-func (o *lsOptions) run(ctx context.Context, category string) error {
-	// Names only, unless the columns need the entries: no entry is read
-	// where the store can list them.
-	return o.list(ctx, category, func(ctx context.Context, st store.Store, skip func(error)) ([]store.Entry, error) {
-		return service.ListAll(ctx, st, category, o.json || o.long, skip)
-	})
-}
-
-// list prints what entries lists. Like ls(1), it lists what can be
-// listed, and still says by the exit status that something was left out.
-func (o *lsOptions) list(ctx context.Context, category string, entries func(context.Context, store.Store, func(error)) ([]store.Entry, error)) error {
+// list prints the listing (service.Listing): with --after/--before or
+// --expired every entry is read, and those outside the range (or, with
+// --expired, whose expiry has not passed) are left out. Like ls(1), it
+// lists what can be listed, and still says by the exit status that
+// something was left out.
+func (o *lsOptions) list(ctx context.Context, l service.Listing) error {
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
 		skips := &render.Skips{W: o.app.stderr}
-		list, err := entries(ctx, st, skips.Add)
+		list, err := l.List(ctx, st, skips.Add)
 		if err != nil {
 			return err
 		}
-		if err := o.write(ctx, st, category, list); err != nil {
+		if err := o.write(ctx, st, l, list); err != nil {
 			return err
 		}
 		return skips.Err("ls")
@@ -115,21 +92,16 @@ func (o *lsOptions) list(ctx context.Context, category string, entries func(cont
 }
 
 // write prints the list; with --long, the validity of its entries in
-// columns (worked out over the whole store when a category or a filter
-// left part of it out) and its problems on stderr.
-func (o *lsOptions) write(ctx context.Context, st store.Store, category string, entries []store.Entry) error {
+// columns and its problems on stderr.
+func (o *lsOptions) write(ctx context.Context, st store.Store, l service.Listing, entries []store.Entry) error {
 	if !o.long || o.json {
 		return render.WriteList(o.app.stdout, entries, o.json, o.long)
 	}
-	all := entries
-	if category != "" || o.expired || o.time.after != "" || o.time.before != "" {
-		all = nil
-		if err := service.EachEntry(ctx, st, func(e store.Entry) { all = append(all, e) }, func(error) {}); err != nil {
-			return err
-		}
+	v, now, err := l.Validity(ctx, st, entries)
+	if err != nil {
+		return err
 	}
-	v := retrieve.ValidityOf(all)
-	if err := render.WriteLongValidity(o.app.stdout, entries, v, time.Now().In(cmp.Or(o.time.zone, time.Local))); err != nil {
+	if err := render.WriteLongValidity(o.app.stdout, entries, v, now); err != nil {
 		return err
 	}
 	return render.WriteValidityProblems(o.app.stderr, v)

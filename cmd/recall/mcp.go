@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"log"
-	"log/slog"
 	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
-	"github.com/recallhq/recall/service/mcptools"
+	"github.com/recallhq/recall/service/server"
 )
 
 type mcpOptions struct {
@@ -45,15 +44,9 @@ func (o *mcpOptions) run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 
-	logger := log.New(a.stderr, "recall mcp: ", 0)
-	m, desc, err := a.openMemory(&o.engine, logger, o.create)
+	m, desc, err := a.openMemory(&o.engine, log.New(a.stderr, "recall mcp: ", 0), o.create)
 	if err != nil {
 		return err
 	}
-	defer m.Store().Close()
-	defer m.Close()
-	logger.Printf("serving %s over stdio", desc)
-	return mcptools.ServeStdio(ctx, m, a.stdin, a.stdout, mcptools.Options{
-		Logger: slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	}, logger)
+	return server.ServeStdio(ctx, m, desc, a.stdin, a.stdout, a.stderr)
 }

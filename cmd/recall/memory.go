@@ -11,7 +11,6 @@ import (
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store"
-	"github.com/recallhq/recall/store/location"
 )
 
 // The long-running servers (mcp, serve) and the one-shot commands all go
@@ -38,8 +37,7 @@ func (f *engineFlags) config(a *app) setup.Config {
 // Memory over it (setup.Config.OpenMemory); desc names the store for log
 // lines, without a password.
 func (a *app) openMemory(f *engineFlags, logger *log.Logger, createStore bool) (m *service.Memory, desc string, err error) {
-	m, loc, err := f.config(a).OpenMemory(context.Background(), a.storeFlag, location.Options{Create: createStore,
-		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder}, logger)
+	m, loc, err := f.config(a).OpenMemory(context.Background(), a.storeFlag, a.locationOptions(createStore), logger)
 	return m, loc.String(), err
 }
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/render"
-	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
 
@@ -35,25 +35,20 @@ func newReindexCmd(a *app) *cobra.Command {
 }
 
 func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
-	ctx := cmd.Context()
-	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
-		start := time.Now()
+	return o.app.withStore(cmd.Context(), mustExist, func(st store.Store) error {
 		// The next retrieve loads this build.
-		eng := retrieve.New(st, retrieve.WithIndexCache(retrieve.Options{Analyzer: an}, st))
-		defer eng.Close()
-		stats, err := eng.Rebuild(ctx)
-		took := time.Since(start)
+		rep, err := service.Reindex(cmd.Context(), st, an)
 		if err != nil {
 			return err
 		}
 		skips := &render.Skips{W: o.app.stderr}
-		for _, e := range stats.Skipped {
+		for _, e := range rep.Skipped {
 			skips.Add(e)
 		}
 		fmt.Fprintf(o.app.stdout, "indexed %s in %v (analyzer %s)\n",
-			plural(stats.Entries, "entry", "entries"), took.Round(time.Microsecond), an.Name())
-		if snap, err := eng.Snapshot(ctx); err == nil {
-			if err := render.WriteValidityProblems(o.app.stdout, eng.Validity(snap)); err != nil {
+			plural(rep.Entries, "entry", "entries"), rep.Took.Round(time.Microsecond), an.Name())
+		if rep.Validity != nil {
+			if err := render.WriteValidityProblems(o.app.stdout, rep.Validity); err != nil {
 				return err
 			}
 		}

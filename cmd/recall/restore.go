@@ -10,6 +10,7 @@ import (
 	"github.com/recallhq/recall/backup"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/store/location"
 )
 
 type restoreOptions struct {
@@ -35,7 +36,9 @@ func (o *restoreOptions) run(ctx context.Context, src string) error {
 		return fmt.Errorf("restore %s: that is the store itself", src)
 	}
 	entries, done, err := backup.Open(ctx, src, func(ctx context.Context, name string) (store.Store, error) {
-		return o.app.openStoreAt(ctx, name, mustExist)
+		opts := o.app.locationOptions(false)
+		st, _, err := location.Open(ctx, name, &opts)
+		return st, err
 	})
 	if err != nil {
 		return err

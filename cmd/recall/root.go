@@ -11,7 +11,6 @@ import (
 
 	"github.com/recallhq/recall/buildinfo"
 	"github.com/recallhq/recall/docs/commands"
-	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/setup"
@@ -160,10 +159,6 @@ func rangeArgs(min, max int, usage string) cobra.PositionalArgs {
 
 // plural writes a count with its noun (render.Plural).
 func plural(n int, one, many string) string { return render.Plural(n, one, many) }
-
-// isTerminal reports whether a stream is an interactive terminal
-// (progress.IsTerminal).
-func isTerminal(stream any) bool { return progress.IsTerminal(stream) }
 
 // documented fills cmd's Short, Long and Example from its page of the
 // manual (docs/commands/NAME.md), which users read too. Every command has

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 
 	"github.com/recallhq/recall/store"
@@ -24,37 +23,22 @@ func (a *app) storeLocation() (string, error) {
 	return name, err
 }
 
+// locationOptions are how the command line opens a store: created when
+// createStore is set, its caches where --cache-in-folder and
+// $RECALL_CACHE_DIR say.
+func (a *app) locationOptions(createStore bool) location.Options {
+	return location.Options{Create: createStore, CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder}
+}
+
 // openStore opens the store the command line names, creating it in mode
 // create (location.OpenChosen: only the per-user default gets its parent
 // folders, SPEC §8).
 func (a *app) openStore(ctx context.Context, mode openMode) (store.Store, location.Location, error) {
-	return location.OpenChosen(ctx, a.storeFlag, location.Options{Create: mode == create,
-		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder}, a.getenv)
+	return location.OpenChosen(ctx, a.storeFlag, a.locationOptions(mode == create), a.getenv)
 }
 
-// openStoreAt opens the store at name (a folder, a .db file or a
-// PostgreSQL URL) other than the command line's, creating nothing in mode
-// mustExist.
-func (a *app) openStoreAt(ctx context.Context, name string, mode openMode) (store.Store, error) {
-	st, _, err := location.Open(ctx, name, &location.Options{Create: mode == create,
-		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder})
-	return st, err
-}
-
-// withStore opens the store, runs fn, and always closes the store (which
-// releases a bolt file's lock), reporting a failed Close when fn succeeded.
-func (a *app) withStore(ctx context.Context, mode openMode, fn func(store.Store) error) (err error) {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	st, _, err := a.openStore(ctx, mode)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := st.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("close store: %w", cerr)
-		}
-	}()
-	return fn(st)
+// withStore opens the store, runs fn, and always closes the store
+// (location.WithChosen).
+func (a *app) withStore(ctx context.Context, mode openMode, fn func(store.Store) error) error {
+	return location.WithChosen(ctx, a.storeFlag, a.locationOptions(mode == create), a.getenv, fn)
 }

@@ -1,0 +1,38 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/store"
+)
+
+// ReindexReport is what Reindex did.
+type ReindexReport struct {
+	retrieve.BuildStats
+	// Took is how long the build took, the store's walk included.
+	Took time.Duration
+	// Validity is the validity of the new index (which entries supersede
+	// which, and its problems); nil when no snapshot could be taken.
+	Validity *retrieve.Validity
+}
+
+// Reindex builds st's index from every entry with the analyzer an, as
+// `recall reindex` does, and saves it in the store (retrieve.WithIndexCache)
+// for the next process to load. It returns once the copy is saved.
+func Reindex(ctx context.Context, st store.Store, an *index.Analyzer) (ReindexReport, error) {
+	start := time.Now()
+	eng := retrieve.New(st, retrieve.WithIndexCache(retrieve.Options{Analyzer: an}, st))
+	defer eng.Close() // waits for the copy the build saves
+	stats, err := eng.Rebuild(ctx)
+	rep := ReindexReport{BuildStats: stats, Took: time.Since(start)}
+	if err != nil {
+		return rep, err
+	}
+	if snap, err := eng.Snapshot(ctx); err == nil {
+		rep.Validity = eng.Validity(snap)
+	}
+	return rep, nil
+}
