@@ -236,8 +236,10 @@ func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched [
 //
 // The hits keep the dates they carry; req's time range (After, Before, or
 // the query's phrase) marks the links that lie outside it and is reported
-// in Result.TimeRange, as Retrieve reports it.
-func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
+// in Result.TimeRange, as Retrieve reports it. Validity (superseded and
+// expired entries, docs/validity.md) is the engine's for snap, worked
+// out once per snapshot and shared with Retrieve.
+func (e *Engine) Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 	res := &Result{Items: []Item{}, UnresolvedLinks: []string{}}
 	docs := make([]*index.Doc, len(hits))
 	for i, h := range hits {
@@ -245,7 +247,7 @@ func Expand(snap *index.Snapshot, hits []Item, req Request) *Result {
 	}
 	tv := timeOf(snap, req)
 	res.TimeRange = tv.rng
-	vv := expandValidity(snap).viewOf(req)
+	vv := e.Validity(snap).viewOf(req)
 	expand(res, snap, hits, docs, req, &tv, &vv)
 	return res
 }

@@ -520,22 +520,6 @@ func (e *Engine) Validity(snap *index.Snapshot) *Validity {
 	return v
 }
 
-// expandCache is the Validity of the snapshot Expand was last given: a
-// host that filters (service's categories and tags) calls Expand per
-// retrieve on the engine's current snapshot.
-var expandCache atomic.Pointer[validityCache]
-
-// expandValidity is validityOf(snap), computed once per snapshot for
-// Expand.
-func expandValidity(snap *index.Snapshot) *Validity {
-	if c := expandCache.Load(); c != nil && c.snap == snap {
-		return c.v
-	}
-	v := validityOf(snap)
-	expandCache.Store(&validityCache{snap: snap, v: v})
-	return v
-}
-
 // validView is what validity changes in one retrieve.
 type validView struct {
 	v       *Validity

@@ -287,7 +287,7 @@ func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (
 	if err != nil {
 		return nil, err
 	}
-	res := retrieve.Expand(snap, hits, req)
+	res := m.eng.Expand(snap, hits, req)
 	res.EmbeddingUsed = embedded
 	return res, nil
 }
