@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"time"
@@ -210,10 +211,29 @@ func (c Config) Memory(st store.Store, logger *log.Logger) (*service.Memory, err
 // unless opts.Create is set (--create): then it is created as `recall add`
 // creates it. The caller closes the Memory, then m.Store().
 func (c Config) OpenMemory(ctx context.Context, flag string, opts location.Options, logger *log.Logger) (*service.Memory, location.Location, error) {
-	st, loc, err := location.OpenChosen(ctx, flag, opts, c.getenv)
+	m, loc, err := c.openMemory(ctx, flag, opts, logger)
 	if errors.Is(err, location.ErrNotExist) {
-		return nil, loc, fmt.Errorf("%w; to serve a new, empty store there, pass --create", err)
+		err = fmt.Errorf("%w; to serve a new, empty store there, pass --create", err)
 	}
+	return m, loc, err
+}
+
+// Opener returns what a one-shot host hook opens its memory with
+// (hostctx.Run): the store flag names, which must exist, and a Memory over
+// it that logs nothing, with the function that closes both.
+func (c Config) Opener(flag string, opts location.Options) func(context.Context) (*service.Memory, func(), error) {
+	return func(ctx context.Context) (*service.Memory, func(), error) {
+		opts.Create = false
+		m, _, err := c.openMemory(ctx, flag, opts, log.New(io.Discard, "", 0))
+		if err != nil {
+			return nil, nil, err
+		}
+		return m, func() { m.Close(); m.Store().Close() }, nil
+	}
+}
+
+func (c Config) openMemory(ctx context.Context, flag string, opts location.Options, logger *log.Logger) (*service.Memory, location.Location, error) {
+	st, loc, err := location.OpenChosen(ctx, flag, opts, c.getenv)
 	if err != nil {
 		return nil, loc, err
 	}

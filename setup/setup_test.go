@@ -3,12 +3,14 @@ package setup_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/index/gse"
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store/bolt"
 	"github.com/recallhq/recall/store/location"
@@ -135,5 +137,35 @@ func TestOpenMemory(t *testing.T) {
 	defer m.Close()
 	if loc.Backend != location.Bolt || loc.String() == "" {
 		t.Errorf("location %v", loc)
+	}
+}
+
+// Opener never creates a store, even when asked to, names no --create in
+// its error, and its close function frees the store for the next opener.
+func TestOpener(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	open := setup.Config{Getenv: env()}.Opener(path, location.Options{Create: true})
+	if _, _, err := open(ctx); !errors.Is(err, location.ErrNotExist) || strings.Contains(err.Error(), "--create") {
+		t.Fatalf("a missing store: %v", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the opener created %s: %v", path, err)
+	}
+	m, _, err := setup.Config{Getenv: env()}.OpenMemory(ctx, path, location.Options{Create: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	m.Store().Close()
+	for range 2 { // the bolt file's lock is released by done
+		m, done, err := open(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := m.Retrieve(ctx, service.RetrieveParams{Query: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		done()
 	}
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"log"
 
 	"github.com/spf13/cobra"
 
@@ -24,18 +21,12 @@ func newContextCmd(a *app) *cobra.Command {
 		Use:  "context",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.run(cmd, args); err != nil {
-				fmt.Fprintf(a.stderr, "recall context: %s (no context given)\n", oneLine(err.Error()))
-			}
-			return nil
+			return a.failOpen(o.run(cmd, args))
 		},
 	})
 	// A flag the command line cannot parse fails open too: Claude Code
 	// blocks the prompt on exit code 2.
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		fmt.Fprintf(a.stderr, "recall context: %s (no context given)\n", oneLine(err.Error()))
-		return nil
-	})
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return a.failOpen(err) })
 	o.engine.register(cmd)
 	f := cmd.Flags()
 	f.IntVar(&o.s.Budget, "budget", hostctx.DefaultBudget, "cap on the estimated `TOKENS` of the entries given (0: no cap)")
@@ -60,17 +51,14 @@ func (o *contextOptions) run(cmd *cobra.Command, args []string) error {
 	if a.stdin == nil {
 		return fmt.Errorf("no stdin to read the hook input from")
 	}
-	open := func(ctx context.Context) (*service.Memory, func(), error) {
-		st, _, err := a.openStore(ctx, mustExist)
-		if err != nil {
-			return nil, nil, err
-		}
-		m, err := a.newMemory(st, &o.engine, log.New(io.Discard, "", 0))
-		if err != nil {
-			st.Close()
-			return nil, nil, err
-		}
-		return m, func() { m.Close(); st.Close() }, nil
+	return hostctx.Run(cmd.Context(), a.stdin, a.stdout, o.engine.config(a).Opener(a.storeFlag, a.locationOptions(false)), opts)
+}
+
+// failOpen says err, if any, on stderr and succeeds: a broken memory never
+// blocks the host.
+func (a *app) failOpen(err error) error {
+	if err != nil {
+		fmt.Fprintf(a.stderr, "recall context: %s (no context given)\n", service.OneLine(err.Error()))
 	}
-	return hostctx.Run(cmd.Context(), a.stdin, a.stdout, open, opts)
+	return nil
 }

@@ -216,19 +216,6 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-func TestOneLine(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain", "plain"},
-		{"yaml: line 2:\n  did not find expected key", "yaml: line 2: did not find expected key"},
-		{"a\r\n\r\nb\n", "a b"},
-	}
-	for _, tt := range tests {
-		if got := oneLine(tt.in); got != tt.want {
-			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 // A store path with a typo in its folders creates nothing (SPEC §8): the
 // store itself may be created, never the folders above it.
 func TestStoreTypoCreatesNoFolders(t *testing.T) {

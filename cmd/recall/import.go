@@ -8,6 +8,7 @@ import (
 	"github.com/recallhq/recall/importer"
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
+	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store"
 )
 
@@ -17,11 +18,7 @@ const progressThreshold = 200
 
 type importOptions struct {
 	app *app
-	// category is given to markdown files directly in a vault's root,
-	// and (when set) to the conversations of a chat export.
-	category    string
-	categorySet bool
-	format      string
+	s   setup.Import
 }
 
 func newImportCmd(a *app) *cobra.Command {
@@ -30,29 +27,21 @@ func newImportCmd(a *app) *cobra.Command {
 		Use:  "import PATH",
 		Args: exactArgs("PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := store.ValidateName("category", o.category); err != nil {
-				return usagef(cmd, "--category: %v", err)
+			o.s.CategoryGiven = cmd.Flags().Changed("category")
+			into, _ := a.storeLocation() // its error comes back when the store is opened
+			opts, err := o.s.Options(a.stdin, into)
+			if err != nil {
+				return err
 			}
-			if o.format != "" {
-				if _, err := importer.ParseFormat(o.format); err != nil {
-					return usagef(cmd, "--format: %v", err)
-				}
-			}
-			o.categorySet = cmd.Flags().Changed("category")
-			return o.run(cmd.Context(), args[0])
+			return o.run(cmd.Context(), args[0], opts)
 		},
 	})
-	cmd.Flags().StringVar(&o.category, "category", importer.RootCategory, "category for markdown files in the root of a folder, and for the conversations of a chat export")
-	cmd.Flags().StringVar(&o.format, "format", "", "read a file as `FORMAT`: jsonl, mcp-memory, chatgpt, claude or mem0 (default: told by its content)")
+	cmd.Flags().StringVar(&o.s.Category, "category", importer.RootCategory, "category for markdown files in the root of a folder, and for the conversations of a chat export")
+	cmd.Flags().StringVar(&o.s.Format, "format", "", "read a file as `FORMAT`: jsonl, mcp-memory, chatgpt, claude or mem0 (default: told by its content)")
 	return cmd
 }
 
-func (o *importOptions) run(ctx context.Context, path string) error {
-	opts := importer.PathOptions{Format: importer.Format(o.format), RootCategory: o.category, Stdin: o.app.stdin}
-	if o.categorySet {
-		opts.Category = o.category
-	}
-	opts.Store, _ = o.app.storeLocation() // its error comes back when the store is opened
+func (o *importOptions) run(ctx context.Context, path string, opts importer.PathOptions) error {
 	plan, err := importer.ReadPath(ctx, path, opts)
 	if err != nil {
 		return err

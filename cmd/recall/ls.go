@@ -12,14 +12,8 @@ import (
 )
 
 type lsOptions struct {
-	app    *app
-	json   bool
-	long   bool
-	limit  int
-	cursor string
-	time   setup.Time
-	// expired lists only the entries whose expiry has passed.
-	expired bool
+	app *app
+	s   setup.List
 }
 
 func newLsCmd(a *app) *cobra.Command {
@@ -28,47 +22,27 @@ func newLsCmd(a *app) *cobra.Command {
 		Use:  "ls [CATEGORY]",
 		Args: rangeArgs(0, 1, "at most one CATEGORY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			category := ""
 			if len(args) == 1 {
-				category = args[0]
-				if err := store.ValidateName("category", category); err != nil {
-					return err
-				}
-				category, _ = store.NormalizeKey(category, "") // NFC, as stored
+				o.s.Category = args[0]
 			}
-			zone, dates, err := o.time.Parse()
+			o.s.LimitGiven = cmd.Flags().Changed("limit")
+			l, err := o.s.Listing()
 			if err != nil {
 				return err
 			}
-			ranged := o.time.After != "" || o.time.Before != ""
-			if ranged && (cmd.Flags().Changed("limit") || o.cursor != "") {
-				return usagef(cmd, "--after and --before do not combine with --limit or --cursor")
-			}
-			if o.expired && (cmd.Flags().Changed("limit") || o.cursor != "") {
-				return usagef(cmd, "--expired does not combine with --limit or --cursor")
-			}
-			if !dates.From.IsZero() && !dates.To.IsZero() && !dates.From.Before(dates.To) {
-				return usagef(cmd, "--before (%s) must be later than --after (%s)", o.time.Before, o.time.After)
-			}
-			// Names only, unless the columns need the entries: no entry
-			// is read where the store can list them.
-			l := service.Listing{Category: category, Read: o.json || o.long, Range: dates, Zone: zone, Expired: o.expired}
-			if cmd.Flags().Changed("limit") || o.cursor != "" {
-				if o.limit < 1 || o.limit > service.MaxListLimit {
-					return usagef(cmd, "--limit must be between 1 and %d, got %d", service.MaxListLimit, o.limit)
-				}
-				return o.page(cmd.Context(), category)
+			if o.s.Paged() {
+				return o.page(cmd.Context(), l.Category)
 			}
 			return o.list(cmd.Context(), l)
 		},
 	})
 	f := cmd.Flags()
-	f.BoolVar(&o.json, "json", false, "print a JSON array")
-	f.BoolVarP(&o.long, "long", "l", false, "add tokens, updated date and tags")
-	f.IntVarP(&o.limit, "limit", "n", service.DefaultListLimit, "print one page of at most `N` entries")
-	f.StringVar(&o.cursor, "cursor", "", "continue after the page that printed this `CURSOR`")
-	registerTime(cmd, &o.time, nil)
-	f.BoolVar(&o.expired, "expired", false, "only the entries whose expiry has passed")
+	f.BoolVar(&o.s.JSON, "json", false, "print a JSON array")
+	f.BoolVarP(&o.s.Long, "long", "l", false, "add tokens, updated date and tags")
+	f.IntVarP(&o.s.Limit, "limit", "n", service.DefaultListLimit, "print one page of at most `N` entries")
+	f.StringVar(&o.s.Cursor, "cursor", "", "continue after the page that printed this `CURSOR`")
+	registerTime(cmd, &o.s.Time, nil)
+	f.BoolVar(&o.s.Expired, "expired", false, "only the entries whose expiry has passed")
 	return cmd
 }
 
@@ -94,8 +68,8 @@ func (o *lsOptions) list(ctx context.Context, l service.Listing) error {
 // write prints the list; with --long, the validity of its entries in
 // columns and its problems on stderr.
 func (o *lsOptions) write(ctx context.Context, st store.Store, l service.Listing, entries []store.Entry) error {
-	if !o.long || o.json {
-		return render.WriteList(o.app.stdout, entries, o.json, o.long)
+	if !o.s.Long || o.s.JSON {
+		return render.WriteList(o.app.stdout, entries, o.s.JSON, o.s.Long)
 	}
 	v, now, err := l.Validity(ctx, st, entries)
 	if err != nil {
@@ -111,11 +85,11 @@ func (o *lsOptions) write(ctx context.Context, st store.Store, l service.Listing
 // to get the next.
 func (o *lsOptions) page(ctx context.Context, category string) error {
 	return o.app.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
-		p, err := m.List(ctx, service.ListRequest{Category: category, Limit: o.limit, Cursor: o.cursor})
+		p, err := m.List(ctx, service.ListRequest{Category: category, Limit: o.s.Limit, Cursor: o.s.Cursor})
 		if err != nil {
 			return err
 		}
-		if err := render.WritePage(o.app.stdout, o.app.stderr, p, o.json, o.long); err != nil {
+		if err := render.WritePage(o.app.stdout, o.app.stderr, p, o.s.JSON, o.s.Long); err != nil {
 			return err
 		}
 		return render.SkippedErr("ls", p.Skipped)

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/index"
@@ -41,17 +38,6 @@ func (o *reindexOptions) run(cmd *cobra.Command, an *index.Analyzer) error {
 		if err != nil {
 			return err
 		}
-		skips := &render.Skips{W: o.app.stderr}
-		for _, e := range rep.Skipped {
-			skips.Add(e)
-		}
-		fmt.Fprintf(o.app.stdout, "indexed %s in %v (analyzer %s)\n",
-			plural(rep.Entries, "entry", "entries"), rep.Took.Round(time.Microsecond), an.Name())
-		if rep.Validity != nil {
-			if err := render.WriteValidityProblems(o.app.stdout, rep.Validity); err != nil {
-				return err
-			}
-		}
-		return skips.Err("reindex")
+		return render.WriteReindexReport(o.app.stdout, o.app.stderr, rep, an.Name())
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/retrieve"
 )
 
@@ -235,7 +236,7 @@ func TestRetrieveHumanMatchesJSON(t *testing.T) {
 				t.Errorf("%q: dropped %s:%s not listed", args, it.Category, it.Name)
 			}
 		}
-		summary := plural(len(res.Items), "item", "items") + ", "
+		summary := render.Plural(len(res.Items), "item", "items") + ", "
 		if !strings.Contains(human, "\n"+summary) || !strings.Contains(human, "embedding not used\n") {
 			t.Errorf("%q: no summary %q in\n%s", args, summary, human)
 		}

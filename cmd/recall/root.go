@@ -107,18 +107,13 @@ func execute(ctx context.Context, root *cobra.Command) int {
 	if se := (*setup.Error)(nil); errors.As(err, &se) {
 		err = &usageError{cmd: cmd, msg: err.Error()} // a setting the command line gave
 	}
-	fmt.Fprintf(root.ErrOrStderr(), "recall: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(root.ErrOrStderr(), "recall: %s\n", service.OneLine(err.Error())) // a YAML error folded, what a damaged file put there escaped
 	var u *usageError
 	if errors.As(err, &u) {
 		return exitUsage
 	}
 	return exitFailure
 }
-
-// oneLine folds a multi-line message (a YAML error, say) so that the error
-// stays one line on stderr, and escapes what a damaged file could have
-// put there (service.OneLine).
-func oneLine(s string) string { return service.OneLine(s) }
 
 // usageError is a command line that could not be understood.
 type usageError struct {
@@ -138,10 +133,10 @@ func usagef(cmd *cobra.Command, format string, args ...any) error {
 func exactArgs(names ...string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(names) == 0 && len(args) > 0 {
-			return usagef(cmd, "%s takes no arguments, got %s", cmd.Name(), plural(len(args), "argument", "arguments"))
+			return usagef(cmd, "%s takes no arguments, got %s", cmd.Name(), render.Plural(len(args), "argument", "arguments"))
 		}
 		if len(args) != len(names) {
-			return usagef(cmd, "%s takes %s, got %s", cmd.Name(), strings.Join(names, " "), plural(len(args), "argument", "arguments"))
+			return usagef(cmd, "%s takes %s, got %s", cmd.Name(), strings.Join(names, " "), render.Plural(len(args), "argument", "arguments"))
 		}
 		return nil
 	}
@@ -151,14 +146,11 @@ func exactArgs(names ...string) cobra.PositionalArgs {
 func rangeArgs(min, max int, usage string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < min || len(args) > max {
-			return usagef(cmd, "%s takes %s, got %s", cmd.Name(), usage, plural(len(args), "argument", "arguments"))
+			return usagef(cmd, "%s takes %s, got %s", cmd.Name(), usage, render.Plural(len(args), "argument", "arguments"))
 		}
 		return nil
 	}
 }
-
-// plural writes a count with its noun (render.Plural).
-func plural(n int, one, many string) string { return render.Plural(n, one, many) }
 
 // documented fills cmd's Short, Long and Example from its page of the
 // manual (docs/commands/NAME.md), which users read too. Every command has

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -25,8 +24,7 @@ type serveOptions struct {
 	s      server.Options
 	create bool
 
-	mem       tenants.Flags // several memories (service/tenants)
-	idleClose time.Duration
+	mem tenants.Flags // several memories (service/tenants)
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -44,16 +42,11 @@ func newServeCmd(a *app) *cobra.Command {
 			if err := httpapi.CheckListen(o.s.Addr, o.s.Token, cmd.Flags().Changed("token"), len(o.mem.Tokens) > 0 || o.mem.File != "", o.s.AllowHosts); err != nil {
 				return usagef(cmd, "%v", err)
 			}
-			if len(o.mem.Memories) > 0 || o.mem.File != "" {
-				if cmd.Flags().Changed("store") {
-					return usagef(cmd, "--store and --memory (or --memories) do not go together: give every memory with --memory NAME=STORE or in the --memories file (and --default-memory NAME for the /v1 and /mcp routes)")
-				}
-				return o.runMemories(cmd.Context())
+			if err := o.mem.Check(cmd.Flags().Changed("store"), cmd.Flags().Changed); err != nil {
+				return usagef(cmd, "%v", err)
 			}
-			for _, fl := range []string{"memory-token", "default-memory", "idle-close"} {
-				if cmd.Flags().Changed(fl) {
-					return usagef(cmd, "--%s needs --memory NAME=STORE (it is for serving several memories)", fl)
-				}
+			if o.mem.Several() {
+				return o.runMemories(cmd.Context())
 			}
 			return o.run(cmd.Context())
 		},
@@ -69,7 +62,7 @@ func newServeCmd(a *app) *cobra.Command {
 	f.StringVar(&o.mem.File, "memories", "", "serve the memories `FILE` lists (YAML or JSON: name, store and token sources of each; see service/tenants.ReadConfig)")
 	f.StringArrayVar(&o.mem.Tokens, "memory-token", nil, "memory NAME's tokens: `NAME=@FILE` (one a line) or NAME=env:VAR (repeat for several)")
 	f.StringVar(&o.mem.Default, "default-memory", "", "with --memory, also serve memory `NAME` at /v1/..., /mcp and /healthz (else those are 404)")
-	f.DurationVar(&o.idleClose, "idle-close", 0, "with --memory, close a memory unused for `DURATION` (0: keep it open once opened)")
+	f.DurationVar(&o.mem.IdleClose, "idle-close", 0, "with --memory, close a memory unused for `DURATION` (0: keep it open once opened)")
 	o.engine.register(cmd)
 	return cmd
 }
@@ -83,7 +76,7 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return server.ServeMemories(ctx, tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.idleClose,
+	return server.ServeMemories(ctx, tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.mem.IdleClose,
 		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder,
 		Open: func(name string, st store.Store) (*service.Memory, error) {
 			return a.newMemory(st, &o.engine, log.New(a.stderr, "recall serve: "+name+": ", 0))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -131,12 +132,37 @@ func ReadConfig(path string, getenv func(string) string) (Config, error) {
 }
 
 // Flags are `recall serve`'s flags for several memories: --memories FILE,
-// --memory NAME=STORE, --memory-token NAME=SOURCE, --default-memory NAME.
+// --memory NAME=STORE, --memory-token NAME=SOURCE, --default-memory NAME,
+// --idle-close DURATION.
 type Flags struct {
-	File     string
-	Memories []string
-	Tokens   []string
-	Default  string
+	File      string
+	Memories  []string
+	Tokens    []string
+	Default   string
+	IdleClose time.Duration
+}
+
+// Several reports whether the flags name memories to serve (--memory or
+// --memories).
+func (f Flags) Several() bool { return len(f.Memories) > 0 || f.File != "" }
+
+// Check reports a combination of flags that does not go together: a store
+// of its own (storeGiven: --store was given) beside several memories, or
+// a flag for several memories (changed says whether a flag was given)
+// without them.
+func (f Flags) Check(storeGiven bool, changed func(flag string) bool) error {
+	if f.Several() {
+		if storeGiven {
+			return errors.New("--store and --memory (or --memories) do not go together: give every memory with --memory NAME=STORE or in the --memories file (and --default-memory NAME for the /v1 and /mcp routes)")
+		}
+		return nil
+	}
+	for _, fl := range []string{"memory-token", "default-memory", "idle-close"} {
+		if changed(fl) {
+			return fmt.Errorf("--%s needs --memory NAME=STORE (it is for serving several memories)", fl)
+		}
+	}
+	return nil
 }
 
 // Config reads the file (ReadConfig), if any, and adds the memories and

@@ -3,6 +3,7 @@ package tenants_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,5 +94,35 @@ func TestReadConfigErrors(t *testing.T) {
 	}
 	if _, err := tenants.ReadConfig(filepath.Join(dir, "none.yaml"), nil); err == nil || !strings.Contains(err.Error(), "memories file") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// Check refuses a store of its own beside several memories, and the flags
+// for several memories without them.
+func TestFlagsCheck(t *testing.T) {
+	given := func(names ...string) func(string) bool {
+		return func(f string) bool { return slices.Contains(names, f) }
+	}
+	for _, tt := range []struct {
+		f       tenants.Flags
+		store   bool
+		changed []string
+		want    string // "" means no error
+	}{
+		{tenants.Flags{}, true, nil, ""},
+		{tenants.Flags{Memories: []string{"a=a.db"}}, false, []string{"memory-token", "idle-close"}, ""},
+		{tenants.Flags{File: "m.yaml"}, true, nil, "--store and --memory (or --memories) do not go together"},
+		{tenants.Flags{Memories: []string{"a=a.db"}}, true, nil, "--store and --memory"},
+		{tenants.Flags{}, false, []string{"memory-token"}, "--memory-token needs --memory NAME=STORE"},
+		{tenants.Flags{}, true, []string{"default-memory"}, "--default-memory needs --memory NAME=STORE"},
+		{tenants.Flags{}, false, []string{"idle-close"}, "--idle-close needs --memory NAME=STORE"},
+	} {
+		err := tt.f.Check(tt.store, given(tt.changed...))
+		if (err == nil) != (tt.want == "") || (err != nil && !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%+v store=%v changed=%v: %v, want %q", tt.f, tt.store, tt.changed, err, tt.want)
+		}
+		if tt.f.Several() != (len(tt.f.Memories) > 0 || tt.f.File != "") {
+			t.Errorf("%+v: Several %v", tt.f, tt.f.Several())
+		}
 	}
 }
