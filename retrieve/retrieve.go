@@ -271,7 +271,7 @@ func (e *Engine) Expand(snap *index.Snapshot, hits []Item, req Request) *Result 
 func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, terms []string, req Request, tv *timeView, vv *validView) {
 	defer vv.markAll(res, snap)
 	if !req.WholeEntries {
-		sectionHits(snap, terms, hits)
+		sectionHits(snap, terms, hits, req.Budget, req.Explain)
 	}
 	if req.NoLinks {
 		applyBudget(res, hits, req.Budget, req.Explain)

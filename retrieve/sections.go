@@ -1,7 +1,6 @@
 package retrieve
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/recallhq/recall/index"
@@ -33,77 +32,90 @@ var sectionMin = SectionMinTokens
 //
 // Sections are ranked by BM25 among themselves: the index's idf for each
 // term (a rare word weighs what it weighs in the ranking), the section's
-// heading path and text as its words, and the note's mean section length
-// as avgdl. Ties go to the earlier section.
-func sectionHits(snap *index.Snapshot, terms []string, items []Item) {
+// heading path and text as its words (its own heading counts twice: a
+// field weight, as a title has), and the note's mean section length as
+// avgdl. Ties go to the earlier section.
+//
+// Hits past the budget are left whole unless explain (they are dropped,
+// and only explain shows them): once the hits so far exceed budget
+// (retrieve.Request.Budget), every later hit is cut whatever the links
+// between them.
+func sectionHits(snap *index.Snapshot, terms []string, items []Item, budget int, explain bool) {
 	if len(terms) == 0 {
 		return
 	}
-	var idf []float64 // looked up on the first long hit only
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	var sc *sectionScorer // made on the first long hit
+	used := 0
 	for i := range items {
+		if budget > 0 && !explain && i > 0 && used > budget {
+			return
+		}
 		it := &items[i]
-		if it.Source != SourceHit || it.Section != "" || it.TokensEst <= sectionMin {
-			continue
+		if it.Source == SourceHit && it.Section == "" && it.TokensEst > sectionMin {
+			if secs := section.Split(it.Content); len(secs) >= 2 {
+				if sc == nil {
+					sc = newSectionScorer(snap, terms)
+				}
+				if best := sc.best(secs); best >= 0 {
+					s := secs[best]
+					text := strings.TrimRight(s.Text, " \t\r\n")
+					name := s.Name()
+					if name == "" {
+						name = IntroSection
+					}
+					it.Section = name
+					it.Content = text
+					it.TokensEst = index.EstTokens(it.Name + "\n" + text)
+				}
+			}
 		}
-		secs := section.Split(it.Content)
-		if len(secs) < 2 {
-			continue
-		}
-		if idf == nil {
-			idf = snap.IDF(terms)
-		}
-		best := bestSection(snap.Analyzer(), terms, idf, secs)
-		if best < 0 {
-			continue
-		}
-		s := secs[best]
-		text := strings.TrimRight(s.Text, " \t\r\n")
-		name := s.Name()
-		if name == "" {
-			name = IntroSection
-		}
-		it.Section = name
-		it.Content = text
-		it.TokensEst = index.EstTokens(it.Name + "\n" + text)
+		used += it.TokensEst
 	}
 }
 
-// bestSection returns the index of the section of secs with the highest
-// BM25 score for terms, or -1 when none holds a term.
-func bestSection(an *index.Analyzer, terms []string, idf []float64, secs []section.Section) int {
-	tfs := make([][]int, len(secs)) // per section, per term
+// sectionScorer ranks the sections of the notes of one retrieve.
+type sectionScorer struct {
+	idf []float64
+	tc  *index.TermCounter
+}
+
+func newSectionScorer(snap *index.Snapshot, terms []string) *sectionScorer {
+	return &sectionScorer{idf: snap.IDF(terms), tc: snap.Analyzer().NewTermCounter(terms)}
+}
+
+// best returns the index of the section of secs with the highest BM25
+// score, or -1 when none holds a term.
+func (sc *sectionScorer) best(secs []section.Section) int {
+	nt := len(sc.idf)
+	tfs := make([]int, len(secs)*nt) // per section, per term
 	lens := make([]int, len(secs))
 	total := 0
-	var toks []string
 	for i, s := range secs {
-		toks = toks[:0]
-		for _, h := range s.Path { // its own heading counts twice: it is also in its text
-			toks = an.AppendTokens(toks, h)
+		tf := tfs[i*nt : (i+1)*nt]
+		n := 0
+		for _, h := range s.Path { // its own heading is in its text too
+			n += sc.tc.Count(h, tf)
 		}
-		toks = an.AppendTokens(toks, s.Text)
-		lens[i] = len(toks)
-		total += len(toks)
-		tf := make([]int, len(terms))
-		for _, t := range toks {
-			if j, ok := slices.BinarySearch(terms, t); ok {
-				tf[j]++
-			}
-		}
-		tfs[i] = tf
+		n += sc.tc.Count(s.Text, tf)
+		lens[i] = n
+		total += n
 	}
 	if total == 0 {
 		return -1
 	}
 	avgdl := float64(total) / float64(len(secs))
 	best, bestScore := -1, 0.0
-	for i, tf := range tfs {
+	for i := range secs {
 		score := 0.0
-		for j, n := range tf {
-			if n == 0 || idf[j] == 0 {
+		for j, n := range tfs[i*nt : (i+1)*nt] {
+			if n == 0 || sc.idf[j] == 0 {
 				continue
 			}
 			f := float64(n)
-			score += idf[j] * f * (index.K1 + 1) / (f + index.K1*(1-index.B+index.B*float64(lens[i])/avgdl))
+			score += sc.idf[j] * f * (index.K1 + 1) / (f + index.K1*(1-index.B+index.B*float64(lens[i])/avgdl))
 		}
 		if score > bestScore {
 			best, bestScore = i, score

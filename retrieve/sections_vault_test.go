@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/section"
@@ -28,38 +30,28 @@ func TestSectionsHelpVault(t *testing.T) {
 	if root == "" {
 		t.Skip("set RECALL_HELP_VAULT to a folder of markdown notes")
 	}
-	var es []store.Entry
-	seen := map[string]bool{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		body := string(b)
-		if strings.HasPrefix(body, "---\n") {
-			if end := strings.Index(body[4:], "\n---"); end >= 0 {
-				body = strings.TrimLeft(body[4+end+4:], "\r\n")
-			}
-		}
-		name := strings.Map(func(r rune) rune {
-			if strings.ContainsRune(`\/:*?"<>|#^[]`, r) {
-				return '-'
-			}
-			return r
-		}, strings.TrimSuffix(filepath.Base(p), ".md"))
-		name = strings.Trim(name, ". ")
-		if seen[name] || store.ValidateName("name", name) != nil || strings.TrimSpace(body) == "" {
-			return nil
-		}
-		seen[name] = true
-		es = append(es, store.Entry{Category: "help", Name: name, Content: body})
-		return nil
-	})
+	es, err := loadVault(root)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The section scorer's term counts are the analyzer's, on real text.
+	an := index.Default()
+	for _, e := range es {
+		toks := an.Tokens(e.Content)
+		terms := slices.Compact(slices.Sorted(slices.Values(toks)))
+		for i := 0; i < len(terms); i += 3 {
+			sub := terms[i : i+1]
+			tf := []int{0}
+			want := 0
+			for _, tok := range toks {
+				if tok == sub[0] {
+					want++
+				}
+			}
+			if n := an.NewTermCounter(sub).Count(e.Content, tf); n != len(toks) || tf[0] != want {
+				t.Fatalf("%s: term %q counted %d, want %d (|D| %d of %d)", e.Name, sub[0], tf[0], want, n, len(toks))
+			}
+		}
 	}
 	eng := New(newMemStore(es...), Options{})
 	ctx := context.Background()
@@ -146,4 +138,94 @@ func TestSectionsHelpVault(t *testing.T) {
 			run(set.name, set.qs, false, min)
 		}
 	}
+}
+
+// loadVault reads the markdown notes under root as entries of one
+// category, front matter cut off, names with characters SPEC §1 forbids
+// mapped to '-', a name already taken or an empty note skipped.
+func loadVault(root string) ([]store.Entry, error) {
+	var es []store.Entry
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		body := string(b)
+		if strings.HasPrefix(body, "---\n") {
+			if end := strings.Index(body[4:], "\n---"); end >= 0 {
+				body = strings.TrimLeft(body[4+end+4:], "\r\n")
+			}
+		}
+		name := strings.Map(func(r rune) rune {
+			if strings.ContainsRune(`\/:*?"<>|#^[]`, r) {
+				return '-'
+			}
+			return r
+		}, strings.TrimSuffix(filepath.Base(p), ".md"))
+		name = strings.Trim(name, ". ")
+		if seen[name] || store.ValidateName("name", name) != nil || strings.TrimSpace(body) == "" {
+			return nil
+		}
+		seen[name] = true
+		es = append(es, store.Entry{Category: "help", Name: name, Content: body})
+		return nil
+	})
+	return es, err
+}
+
+// BenchmarkSectionsHelpVault: the heading questions of the vault, each
+// asked with and without WholeEntries in alternation (whole-p50-ns
+// against sections-p50-ns):
+//
+//	RECALL_HELP_VAULT=/tmp/ohv/en go test -run XXX -bench SectionsHelpVault -benchtime 4000x ./retrieve/
+func BenchmarkSectionsHelpVault(b *testing.B) {
+	root := os.Getenv("RECALL_HELP_VAULT")
+	if root == "" {
+		b.Skip("set RECALL_HELP_VAULT to a folder of markdown notes")
+	}
+	es, err := loadVault(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var qs []string
+	for _, e := range es {
+		for _, s := range section.Split(e.Content) {
+			if len(s.Path) > 0 && len(strings.Fields(s.Path[len(s.Path)-1])) >= 2 {
+				qs = append(qs, s.Path[len(s.Path)-1])
+			}
+		}
+	}
+	eng := New(newMemStore(es...), Options{})
+	defer eng.Close()
+	ctx := context.Background()
+	if _, err := eng.Retrieve(ctx, Request{Query: "warm"}); err != nil {
+		b.Fatal(err)
+	}
+	var whole, secs []time.Duration
+	i := 0
+	for b.Loop() {
+		q := qs[i%len(qs)]
+		for _, w := range []bool{i%2 == 0, i%2 != 0} {
+			t0 := time.Now()
+			if _, err := eng.Retrieve(ctx, Request{Query: q, NoTime: true, WholeEntries: w}); err != nil {
+				b.Fatal(err)
+			}
+			if d := time.Since(t0); w {
+				whole = append(whole, d)
+			} else {
+				secs = append(secs, d)
+			}
+		}
+		i++
+	}
+	slices.Sort(whole)
+	slices.Sort(secs)
+	w, s := float64(whole[len(whole)/2].Nanoseconds()), float64(secs[len(secs)/2].Nanoseconds())
+	b.ReportMetric(w, "whole-p50-ns")
+	b.ReportMetric(s, "sections-p50-ns")
+	b.ReportMetric(s/w, "sections/whole")
 }
