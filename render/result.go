@@ -59,12 +59,18 @@ func WriteResult(w io.Writer, res *retrieve.Result, budget int, explain bool, st
 }
 
 // itemHeader is one line of evidence: "hit trips:x  score=… bm25=…
-// matched=a,b tokens=N" or "link trips:y  via=trips:x tokens=N".
+// matched=a,b tokens=N" or "link trips:y  via=trips:x tokens=N"; a
+// section of a long entry follows its key: "hit notes:x § Install > Linux".
 func itemHeader(it retrieve.Item, sty Style) string {
 	var b strings.Builder
 	b.WriteString(string(it.Source))
 	b.WriteString(" ")
 	b.WriteString(sty.bold(service.Visible(store.Key{Category: it.Category, Name: it.Name}.String())))
+	if it.Section != "" {
+		// One section of a long entry (retrieve.Item.Section).
+		b.WriteString(" § ")
+		b.WriteString(service.Visible(it.Section))
+	}
 	var ev []string
 	if it.Source == retrieve.SourceHit {
 		ev = append(ev, "score="+formatScore(it.Score))

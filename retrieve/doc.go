@@ -18,6 +18,21 @@
 //  4. keep the longest prefix of items within the token budget (the first
 //     item always), reporting the rest in Result.Dropped when Explain is set.
 //
+// # Sections of long notes
+//
+// Between steps 2 and 3, a hit whose tokens_est is over SectionMinTokens
+// (400) and whose content has markdown headings is answered by its
+// section that best matches the query (package section splits the
+// content; the sections are ranked by BM25 with the index's idf, see
+// sectionHits): Item.Section names it by its heading path ("Install > On
+// Linux", IntroSection for the text before the first heading), and the
+// item's Content, TokensEst and injected links are the section's. Ranking
+// is unchanged: Score and MatchedTerms are the entry's. Shorter hits,
+// hits without headings, and hits no section of which holds a query term
+// (a name match) stay whole, so a store without long sectioned notes
+// answers as it did before sections existed. Request.WholeEntries turns
+// the step off: the answer is then exactly the entry-level one.
+//
 // # Links
 //
 // Links are written as Obsidian writes them: [[target]], [[target|label]],

@@ -41,7 +41,13 @@ type Item struct {
 	Source   Source `json:"source"`
 	Category string `json:"category"`
 	Name     string `json:"name"`
-	Content  string `json:"content"`
+	// Section is the heading path ("Install > On Linux") of the part of
+	// the entry a long hit is answered by, IntroSection for its text
+	// before the first heading, and empty for a whole entry. Content,
+	// TokensEst and the injected links are the section's; the whole entry
+	// is a get away (see SectionMinTokens, Request.WholeEntries).
+	Section string `json:"section,omitempty"`
+	Content string `json:"content"`
 	// Score is the fused score when the embedding ran, else BM25; 0 for links,
 	// which are not scored.
 	Score float64 `json:"score"`
@@ -55,7 +61,8 @@ type Item struct {
 	Via *Ref `json:"via,omitempty"`
 	// MatchedTerms are the query terms present in the entry, sorted (hits).
 	MatchedTerms []string `json:"matched_terms,omitzero"`
-	// TokensEst is est_tokens(name + "\n" + content).
+	// TokensEst is est_tokens(name + "\n" + content) (of the section's
+	// content for a section).
 	TokensEst int `json:"tokens_est"`
 	// Date is the entry's effective date: its event date ("2024-05-03"
 	// for a day, else RFC 3339 in the request's zone), else its created

@@ -51,6 +51,12 @@ type Request struct {
 	// IncludeExpired makes entries expired at Now candidates again (they
 	// are none by default), marked Item.Expired.
 	IncludeExpired bool `json:",omitempty"`
+
+	// WholeEntries answers every hit with its whole entry, as before
+	// sections existed; by default a hit longer than SectionMinTokens
+	// with markdown headings is answered by its best-matching section
+	// (Item.Section).
+	WholeEntries bool `json:",omitempty"`
 }
 
 // TermsError is Retrieve's refusal of a query with more distinct terms
@@ -106,7 +112,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 	if len(terms) == 0 && tv.in != nil {
 		items, docs := timeline(room, snap, &tv, limit, req.NoLinks)
 		res.room = items
-		expand(res, snap, items, docs, req, &tv, &vv)
+		expand(res, snap, items, docs, nil, req, &tv, &vv)
 		return nil
 	}
 	hits, fused := e.fusedHits(ctx, snap, tv.query, terms, limit, tv.cand)
@@ -158,7 +164,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		sc.release(top, matched)
 	}
 	res.room = items
-	expand(res, snap, items, docs, req, &tv, &vv)
+	expand(res, snap, items, docs, terms, req, &tv, &vv)
 	return nil
 }
 
@@ -217,6 +223,7 @@ func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched [
 	it.Source = SourceHit
 	it.Category = d.Category
 	it.Name = d.Name
+	it.Section = ""
 	it.Content = d.Content
 	it.Score = score
 	it.BM25Score = bm25
@@ -248,16 +255,24 @@ func (e *Engine) Expand(snap *index.Snapshot, hits []Item, req Request) *Result 
 	tv := timeOf(snap, req)
 	res.TimeRange = tv.rng
 	vv := e.Validity(snap).viewOf(req)
-	expand(res, snap, hits, docs, req, &tv, &vv)
+	var terms []string
+	if !req.WholeEntries {
+		terms = snap.Query(tv.query).Terms
+	}
+	expand(res, snap, hits, docs, terms, req, &tv, &vv)
 	return res
 }
 
 // expand is steps 3 to 5 of SPEC §7 over the hit items and their
 // documents (docs[i] may be nil: no links then; docs is not read when
 // req.NoLinks). With links off the hits are the sequence the budget cuts,
-// without a copy.
-func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, req Request, tv *timeView, vv *validView) {
+// without a copy. Unless req.WholeEntries, long hits become their best
+// section for terms (the query's) first, and inject the section's links.
+func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, terms []string, req Request, tv *timeView, vv *validView) {
 	defer vv.markAll(res, snap)
+	if !req.WholeEntries {
+		sectionHits(snap, terms, hits, req.Budget, req.Explain)
+	}
 	if req.NoLinks {
 		applyBudget(res, hits, req.Budget, req.Explain)
 		return
@@ -280,7 +295,11 @@ func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, r
 			continue
 		}
 		via := &Ref{self.Category, self.Name}
-		for _, l := range ParseLinks(self.Category, self.Content) {
+		text := self.Content
+		if h.Section != "" {
+			text = h.Content // a section's own links
+		}
+		for _, l := range ParseLinks(self.Category, text) {
 			d, outcome := resolveLink(snap, self, l)
 			switch outcome {
 			case linkInside, linkAttachment:

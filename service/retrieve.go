@@ -57,6 +57,7 @@ func (p RetrieveParams) parseTime(req *retrieve.Request) error {
 	}
 	req.NoTime = p.NoTime
 	req.IncludeSuperseded, req.IncludeExpired = p.IncludeSuperseded, p.IncludeExpired
+	req.WholeEntries = p.WholeEntries
 	return nil
 }
 
@@ -89,6 +90,8 @@ type RetrieveParams struct {
 	// IncludeSuperseded and IncludeExpired: see docs/validity.md.
 	IncludeSuperseded bool `json:"include_superseded,omitempty" jsonschema:"Also return entries another entry supersedes (an older value the user corrected), marked superseded_by with the entry that replaces them. Default false: they are left out."`
 	IncludeExpired    bool `json:"include_expired,omitempty" jsonschema:"Also return entries whose expiry (their expires date) has passed at now, marked expired. Default false: they are left out."`
+	// WholeEntries: see retrieve.Request.WholeEntries.
+	WholeEntries bool `json:"whole_entries,omitempty" jsonschema:"Return every hit as its whole entry. Default false: a long entry with markdown headings (over 400 tokens) comes back as the section that best matches the query, named in its section field (heading path); get the entry for all of it."`
 	// Zone, for Go callers (the CLI's --tz), is the time zone of now, of
 	// after and before given as dates, and of calendar days; nil means
 	// now's own zone (the local zone when now is not given).
@@ -233,7 +236,8 @@ func (m *Memory) retrieve(ctx context.Context, req retrieve.Request, f filter) (
 func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (*retrieve.Result, error) {
 	wide := retrieve.Request{Query: req.Query, NoLinks: true, Budget: retrieve.Unlimited, MaxTerms: req.MaxTerms,
 		After: req.After, Before: req.Before, Now: req.Now, NoTime: req.NoTime,
-		IncludeSuperseded: req.IncludeSuperseded, IncludeExpired: req.IncludeExpired}
+		IncludeSuperseded: req.IncludeSuperseded, IncludeExpired: req.IncludeExpired,
+		WholeEntries: true} // Expand answers long hits by their sections
 	tags := map[store.Key][]string{}
 	pass := func(it retrieve.Item) (bool, error) {
 		if len(f.categories) > 0 && !slices.Contains(f.categories, it.Category) {

@@ -155,7 +155,7 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 			t.Errorf("call %d %s %v: isError %v, text %q", i, c.Name, c.Args, c.IsError, c.Text)
 		}
 	}
-	if len(report.Calls) != 29 {
+	if len(report.Calls) != 32 {
 		t.Fatalf("%d calls", len(report.Calls))
 	}
 	// The structured retrieve is the object `recall retrieve --json` prints.
@@ -283,5 +283,30 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 		t.Errorf("read of a missing entry: %+v", r)
 	}
 	checkValidityNPM(t, report.Calls[25].Structured, report.Calls[25].Text, report.Calls[26].Structured, report.Calls[28].Structured)
+	checkSectionsNPM(t, report.Calls[30].Structured, report.Calls[30].Text, report.Calls[31].Structured)
 	return report
+}
+
+// checkSectionsNPM checks the section of a long note over MCP (calls 30
+// and 31 of client.mjs): the section that matched, named in the text for
+// the model too, and the whole note with whole_entries.
+func checkSectionsNPM(t *testing.T, sec map[string]any, text string, whole map[string]any) {
+	t.Helper()
+	first := func(res map[string]any) map[string]any {
+		items, _ := res["items"].([]any)
+		if len(items) == 0 {
+			return nil
+		}
+		return items[0].(map[string]any)
+	}
+	s, w := first(sec), first(whole)
+	if s == nil || s["name"] != "npm guide" || s["section"] != "Install > On Linux" || !strings.HasPrefix(s["content"].(string), "## Install") {
+		t.Errorf("section over MCP: %v", s)
+	}
+	if !strings.Contains(text, "npm guide § Install > On Linux") {
+		t.Errorf("section in the text for the model: %q", text)
+	}
+	if w == nil || w["section"] != nil || !strings.HasPrefix(w["content"].(string), "Intro.") || w["tokens_est"].(float64) <= s["tokens_est"].(float64) {
+		t.Errorf("whole_entries over MCP: %v", w)
+	}
 }

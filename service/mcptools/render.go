@@ -96,6 +96,11 @@ func itemHeader(it retrieve.Item) string {
 		}
 		s += "dated " + it.Date
 	}
+	if it.Section != "" {
+		// One section of a long entry: the rest is a get away.
+		key += " § " + it.Section
+		s += "; one section: get the entry for all of it"
+	}
 	return "[hit] " + key + " (" + s + ")"
 }
 

@@ -115,6 +115,7 @@ func registerTools(srv *mcp.Server, m *service.Memory) {
 		Description: `Search the user's long-term memory and return the entries relevant to a query, with the evidence for each.
 Call it at the start of a task, and before answering anything that may depend on the user's past, preferences, people, plans, health, work or earlier decisions: whenever remembering something about them would make the answer better. Call it also before add, to find the entry to update instead of creating a duplicate.
 The result lists hits (best first, with their score and the query words they matched), each followed by the entries it links to ("link via"). budget_tokens caps the total size (default 800 estimated tokens; 0 = no cap): raise it, or set explain to see what was dropped, when you need more. categories and tags narrow the hits.
+A long entry with markdown headings comes back as the section that matched (its section field names the heading path, e.g. "Install > On Linux"): get the entry for the whole of it, or pass whole_entries for whole entries.
 No items means nothing matched; that is not an error. When the server uses embeddings, hits that matched no query word (matched_terms empty) are only similar in wording or meaning and may be irrelevant: judge them by their content, or pass min_score (e.g. 0.3) to drop the weak ones.
 Time: write the time in the query as the user said it, in English or Chinese ("what did we decide last week", "in May 2024", "since March", "上周去了哪里", "2024年5月", "三天前"), or pass after/before (dates such as 2024-05-03). Only entries dated in that range are searched; an entry's date is when it happened if it was given one (add's date), else when it was written. Pass now (the user's current time with their UTC offset) so "yesterday" means their yesterday. The result's time_range {from, to, text} says what range was understood and from which words (absent when the query had no time phrase): check it. A query that is only a time ("last week", "上周"), or an empty query with after/before, lists the entries of that range newest first. Every item then carries its date; a linked entry outside the range is marked outside_range (context, not an answer).`,
 		InputSchema:  retrieveSchema(),
@@ -365,6 +366,7 @@ func retrieveSchema() *jsonschema.Schema {
 	setRange(s.Properties["budget_tokens"], 0, -1, fmt.Sprint(retrieve.DefaultBudget))
 	s.Properties["expand_links"].Default = json.RawMessage("true")
 	s.Properties["explain"].Default = json.RawMessage("false")
+	s.Properties["whole_entries"].Default = json.RawMessage("false")
 	s.Properties["min_score"].Minimum = ptr(-1.0)
 	s.Properties["min_score"].Maximum = ptr(1.0)
 	s.Properties["min_score"].Default = json.RawMessage(fmt.Sprint(service.DefaultMinScore))

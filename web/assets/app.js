@@ -250,6 +250,7 @@ function itemView(it, n, fused, dropped) {
     el('span', { class: 'num' }, n + '.'),
     el('span', { class: 'badge ' + it.source }, it.source),
     el('a', { class: 'ident', href: entryHref(it.category, it.name) }, highlight(ref(it.category, it.name), it.matched_terms)),
+    it.section ? el('span', { class: 'item-section', title: 'one section of this entry (its heading path): open the entry for the whole of it' }, '§ ' + it.section) : '',
     it.via ? el('span', { class: 'via' }, 'via ', el('a', { href: entryHref(it.via.category, it.via.name) }, ref(it.via.category, it.via.name))) : '',
     it.outside_range ? el('span', { class: 'badge outside', title: 'this linked entry is dated outside the time range' }, 'outside range') : '',
     it.superseded_by ? el('span', { class: 'badge superseded', title: 'another entry replaces this one: retrieve leaves it out of hits' }, 'superseded by ',

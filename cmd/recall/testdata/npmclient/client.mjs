@@ -111,6 +111,13 @@ await call("retrieve", { query: "npm flat", include_superseded: true, include_ex
 await call("add", { category: "x", name: "y", content: "z", expires: "soon" });
 await call("get", { category: "places", name: "npm Berlin" });
 
+// Sections of long notes (issue 24): a long note with headings answers
+// by the section that matched; whole_entries gives the whole note.
+const filler = "lorem ipsum dolor sit amet ".repeat(90);
+await call("add", { category: "notes", name: "npm guide", content: `Intro. ${filler}\n\n## Install\n\n### On Linux\nnpm zebrafish with apt. [[trips:三亚之行]]\n${filler}\n\n## Usage\nRun it. ${filler}\n` });
+await call("retrieve", { query: "zebrafish apt" });
+await call("retrieve", { query: "zebrafish apt", whole_entries: true });
+
 if (http) await transport.terminateSession(); // a stateless server has no session: a no-op
 await client.close();
 process.stdout.write(JSON.stringify(out));
