@@ -127,4 +127,3 @@ func vaultAliases(m store.Meta) []string {
 	}
 	return slices.DeleteFunc(out, func(s string) bool { return strings.TrimSpace(s) == "" })
 }
-
