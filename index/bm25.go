@@ -202,7 +202,7 @@ type segment struct {
 	blocks  []block
 
 	names  baseNames  // see names.go
-	titles titleTable // see titles.go
+	titles []titleRec // see titles.go
 
 	// impacts holds the impact orders of long lists, by term id, made on
 	// first use (impact.go).
@@ -362,13 +362,21 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		lists    [][]posting
 		lastSeen []uint32 // doc+1 that last touched each term
 		toks     []string
+		tb       titleBuilder
 	)
 	for i := range seg.docs {
 		d := &seg.docs[i]
-		// IndexText(name, aliases, content), without building the string.
-		var est int
-		toks, est = tok.appendDocTokens(toks[:0], d.Name, seg.aliases[uint32(i)], d.Content)
-		d.est = uint32(est)
+		// IndexText(name, aliases, content), without building the string
+		// (appendDocTokens, with the name's terms read for the titles).
+		var e1, e2 int
+		toks, e1 = tok.appendTokens(toks[:0], d.Name)
+		al := seg.aliases[uint32(i)]
+		tb.add(tok, uint32(i), toks, al)
+		if al != "" {
+			toks, _ = tok.appendTokens(toks, al)
+		}
+		toks, e2 = tok.appendTokens(toks, d.Content)
+		d.est = uint32(e1 + e2)
 		seg.lens[i] = uint32(len(toks))
 		seg.totalLen += uint64(len(toks))
 		for _, t := range toks {
@@ -395,6 +403,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	if total > math.MaxUint32 {
 		panic("index: more than 2^32 postings in one segment")
 	}
+	seg.titles = tb.table()
 	seg.pdocs = make([]uint32, 0, total)
 	seg.ptfs = make([]uint8, 0, total)
 	seg.starts = make([]uint32, 1, len(lists)+1)

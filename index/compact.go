@@ -182,5 +182,6 @@ func (s *Snapshot) Compact() *Snapshot {
 	seg.terms.done()
 	seg.buildBounds()
 	seg.indexNames()
+	seg.titles = compactTitles(s, newOrd, ov, ovOrd)
 	return &Snapshot{rev: s.rev, tok: s.tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
 }

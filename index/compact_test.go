@@ -70,6 +70,9 @@ func TestCompactEqualsBuild(t *testing.T) {
 	want := Build(w.Revision(), w.Analyzer(), docs)
 	got := w.Compact()
 	sameAnswers(t, want, got, g)
+	if !slices.Equal(want.base.titles, got.base.titles) || len(got.base.titles) < len(docs) {
+		t.Fatalf("title table: compacted %d records, built %d", len(got.base.titles), len(want.base.titles))
+	}
 	// Each document keeps what it was indexed with, its Extra included
 	// (validity reads it: docs/validity.md).
 	extras := 0

@@ -30,6 +30,8 @@ import (
 //	aliases (version 6, titles.go): n, then per document with
 //	Input.Aliases, in ord order, its ord as a delta from the previous
 //	one's and its aliases one a line (a byte string) |
+//	titles (version 6, titles.go): n, then per record of the title table,
+//	in table order, its key (8 bytes LE) and ord |
 //	terms: n, the number of postings of all, the texts of all terms one
 //	after the other (a byte string), then per term the length of its text
 //	and its postings (a count, then per posting the doc as a delta from the
@@ -102,6 +104,7 @@ func Encode(s *Snapshot, meta []byte) []byte {
 	}
 	b = appendExtras(b, seg.extra)
 	b = appendAliases(b, seg.aliases)
+	b = appendTitles(b, seg.titles)
 	b = binary.AppendUvarint(b, uint64(seg.terms.Len()))
 	b = binary.AppendUvarint(b, uint64(len(seg.pdocs)))
 	b = binary.AppendUvarint(b, uint64(len(seg.terms.text)))
@@ -206,6 +209,7 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	}
 	seg.extra = r.extras(len(seg.docs))
 	seg.aliases = r.aliases(len(seg.docs))
+	seg.titles = r.titles(len(seg.docs))
 	nt := r.count(2)
 	np := r.count(2)
 	seg.pdocs = make([]uint32, 0, np)

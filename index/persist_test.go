@@ -239,6 +239,7 @@ func TestDecodeRejectsWrappedPostings(t *testing.T) {
 		}
 		b = binary.AppendUvarint(b, 0) // no extras
 		b = binary.AppendUvarint(b, 0) // no aliases
+		b = binary.AppendUvarint(b, 0) // no titles ("aone", "atwo" would have some; none is checked)
 		b = binary.AppendUvarint(b, 1) // terms
 		b = binary.AppendUvarint(b, uint64(len(gaps)))
 		b = binary.AppendUvarint(b, 3) // the terms' text

@@ -1,10 +1,11 @@
 package index
 
 import (
-	"hash/maphash"
+	"cmp"
+	"encoding/binary"
+	"errors"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Titles: a document's name and its aliases (Input.Aliases) are its
@@ -18,11 +19,13 @@ import (
 // are one title; with a stop list "The Cat" is "cat". A title without
 // terms (only punctuation, only stop words) matches no query.
 //
-// A base segment finds its titles in a table of (key, ord) sorted by key,
-// made on the first Titled call from the documents' names and aliases
-// (one analysis of every title; Decode and Compact make none); an overlay
-// document keeps the keys With computed. A key is a hash of the sorted
-// terms: a match is confirmed on the terms themselves.
+// A base segment finds its titles in a table of (key, ord) sorted by key:
+// Build makes it from the name terms it analyses anyway, Compact merges
+// the base's with the overlay's, and a persisted copy carries it, so no
+// query and no load analyses a title. An overlay document keeps the keys
+// With computed. A key is a 64-bit FNV-1a hash of the sorted terms
+// (stable across processes, so it can be persisted); a match is
+// confirmed on the terms themselves.
 
 // IndexText is the text the index analyses for a document: its name, its
 // aliases one a line, then its content. Without aliases it is
@@ -85,32 +88,45 @@ func (a *Analyzer) appendDocTokens(dst []string, name, aliases, content string) 
 
 // titleTerms returns the sorted, distinct terms of title.
 func (a *Analyzer) titleTerms(title string) []string {
-	t := a.Tokens(title)
-	slices.Sort(t)
-	return slices.Compact(t)
+	return sortedTerms(a.Tokens(title))
 }
 
-// termsKey hashes sorted, distinct terms; 0 for none.
+// sortedTerms sorts terms and drops repeats, in place.
+func sortedTerms(terms []string) []string {
+	slices.Sort(terms)
+	return slices.Compact(terms)
+}
+
+// termsKey hashes sorted, distinct terms (FNV-1a, 64 bits, a 0 byte after
+// each term); 0 for none.
 func termsKey(terms []string) uint64 {
 	if len(terms) == 0 {
 		return 0
 	}
-	var h maphash.Hash
-	h.SetSeed(termSeed)
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
 	for _, t := range terms {
-		h.WriteString(t)
-		h.WriteByte(0)
+		for i := 0; i < len(t); i++ {
+			h = (h ^ uint64(t[i])) * prime
+		}
+		h *= prime // ^ 0
 	}
-	return h.Sum64() | 1 // never 0
+	return h | 1 // never 0
 }
 
 // titleKeys returns the keys of a name and of each of its aliases (one a
-// line) that has terms.
+// line) that has terms, each once.
 func (a *Analyzer) titleKeys(name, aliases string) []uint64 {
 	var keys []uint64
 	if k := termsKey(a.titleTerms(name)); k != 0 {
 		keys = append(keys, k)
 	}
+	return a.appendAliasKeys(keys, aliases)
+}
+
+// appendAliasKeys appends the key of each alias (one a line) that has
+// terms and whose key keys lacks.
+func (a *Analyzer) appendAliasKeys(keys []uint64, aliases string) []uint64 {
 	for _, al := range aliasList(aliases) {
 		if k := termsKey(a.titleTerms(al)); k != 0 && !slices.Contains(keys, k) {
 			keys = append(keys, k)
@@ -138,40 +154,67 @@ type titleRec struct {
 	ord uint32
 }
 
-// titleTable is a base segment's titles, made on first use.
-type titleTable struct {
-	once sync.Once
-	recs []titleRec // sorted by key, then ord
+func cmpTitleRec(x, y titleRec) int {
+	if c := cmp.Compare(x.key, y.key); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.ord, y.ord)
 }
 
-func (seg *segment) titleRecs(a *Analyzer) []titleRec {
-	seg.titles.once.Do(func() {
-		recs := make([]titleRec, 0, len(seg.docs))
-		for i := range seg.docs {
-			for _, k := range a.titleKeys(seg.docs[i].Name, seg.aliases[uint32(i)]) {
-				recs = append(recs, titleRec{k, uint32(i)})
-			}
+// titleBuilder collects a segment's titles while Build analyses it.
+type titleBuilder struct {
+	recs    []titleRec
+	scratch []string
+}
+
+// add records the titles of document ord: nameToks are the terms of its
+// name (read, not kept), aliases its aliases text.
+func (tb *titleBuilder) add(a *Analyzer, ord uint32, nameToks []string, aliases string) {
+	tb.scratch = sortedTerms(append(tb.scratch[:0], nameToks...))
+	var keys [1]uint64
+	ks := keys[:0]
+	if k := termsKey(tb.scratch); k != 0 {
+		ks = append(ks, k)
+	}
+	if aliases != "" {
+		ks = a.appendAliasKeys(ks, aliases)
+	}
+	for _, k := range ks {
+		tb.recs = append(tb.recs, titleRec{k, ord})
+	}
+	clear(tb.scratch) // keep no term alive
+}
+
+// table returns the sorted table.
+func (tb *titleBuilder) table() []titleRec {
+	slices.SortFunc(tb.recs, cmpTitleRec)
+	return slices.Clip(tb.recs)
+}
+
+// compactTitles is the title table of a compaction of s: the live base
+// documents' titles under their new ords, and the overlay's.
+func compactTitles(s *Snapshot, newOrd []uint32, ov []*ovDoc, ovOrd []uint32) []titleRec {
+	recs := make([]titleRec, 0, len(s.base.titles)+len(ov))
+	for _, r := range s.base.titles {
+		if !s.isDead(r.ord) {
+			recs = append(recs, titleRec{r.key, newOrd[r.ord]})
 		}
-		slices.SortFunc(recs, func(x, y titleRec) int {
-			switch {
-			case x.key != y.key:
-				if x.key < y.key {
-					return -1
-				}
-				return 1
-			}
-			return int(x.ord) - int(y.ord)
-		})
-		seg.titles.recs = slices.Clip(recs)
-	})
-	return seg.titles.recs
+	}
+	for j, d := range ov {
+		for _, k := range d.titles {
+			recs = append(recs, titleRec{k, ovOrd[j]})
+		}
+	}
+	slices.SortFunc(recs, cmpTitleRec)
+	return recs
 }
 
 // Titled appends to dst the live documents of s, in w when w is not nil,
 // whose name or one of whose aliases is made of exactly terms (sorted and
 // distinct, as Query.Terms), base documents in identity order, then
-// overlay documents; dst unchanged when none is. Its first call on a
-// snapshot with a new base analyses every title of the base once.
+// overlay documents; dst unchanged when none is. It costs a binary search
+// of the base's table, a look at each overlay document's keys, and an
+// analysis of the titles that match.
 func (s *Snapshot) Titled(dst []*Doc, terms []string, w *Set) []*Doc {
 	if len(terms) == 0 || s.n == 0 {
 		return dst
@@ -183,16 +226,8 @@ func (s *Snapshot) Titled(dst []*Doc, terms []string, w *Set) []*Doc {
 	admit := func(d *Doc) bool {
 		return (w == nil || w.Has(d)) && s.tok.hasTitle(d.Name, s.aliasesOf(d), terms)
 	}
-	recs := s.base.titleRecs(s.tok)
-	i, _ := slices.BinarySearchFunc(recs, key, func(r titleRec, k uint64) int {
-		switch {
-		case r.key < k:
-			return -1
-		case r.key > k:
-			return 1
-		}
-		return 0
-	})
+	recs := s.base.titles
+	i, _ := slices.BinarySearchFunc(recs, key, func(r titleRec, k uint64) int { return cmp.Compare(r.key, k) })
 	for ; i < len(recs) && recs[i].key == key; i++ {
 		if ord := recs[i].ord; !s.isDead(ord) && admit(&s.base.docs[ord]) {
 			dst = append(dst, &s.base.docs[ord])
@@ -236,3 +271,48 @@ func appendAliases(b []byte, aliases map[uint32]string) []byte {
 // aliases reads the aliases section of a persisted snapshot of ndocs
 // documents.
 func (r *reader) aliases(ndocs int) map[uint32]string { return r.extras(ndocs) }
+
+// appendTitles writes the titles section of a persisted snapshot: the
+// number of records, then each record's key (8 bytes, little endian) and
+// ord (a uvarint), in table order.
+func appendTitles(b []byte, recs []titleRec) []byte {
+	b = binary.AppendUvarint(b, uint64(len(recs)))
+	for _, r := range recs {
+		b = binary.LittleEndian.AppendUint64(b, r.key)
+		b = binary.AppendUvarint(b, uint64(r.ord))
+	}
+	return b
+}
+
+// titles reads the titles section of a persisted snapshot of ndocs
+// documents, refusing records out of order or out of range.
+func (r *reader) titles(ndocs int) []titleRec {
+	n := r.count(9)
+	if r.err != nil || n == 0 {
+		return nil
+	}
+	recs := make([]titleRec, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		if len(r.b) < 8 {
+			r.err = errors.New("truncated titles")
+			return nil
+		}
+		key := binary.LittleEndian.Uint64(r.b)
+		r.b = r.b[8:]
+		ord := r.uvarint()
+		switch {
+		case r.err != nil:
+			return nil
+		case key&1 == 0 || ord >= uint64(ndocs):
+			r.err = errors.New("title out of range")
+			return nil
+		}
+		rec := titleRec{key, uint32(ord)}
+		if i > 0 && cmpTitleRec(recs[i-1], rec) >= 0 {
+			r.err = errors.New("titles out of order")
+			return nil
+		}
+		recs = append(recs, rec)
+	}
+	return recs
+}

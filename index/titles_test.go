@@ -1,11 +1,8 @@
 package index
 
 import (
-	"fmt"
 	"slices"
 	"testing"
-
-	"github.com/recallhq/recall/internal/synth"
 )
 
 // titledNames is Titled of query on s, as category/name strings.
@@ -88,6 +85,9 @@ func TestTitledOverlayAndSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("decoded", d)
+	if c := w.Compact(); !slices.Equal(d.base.titles, c.base.titles) {
+		t.Errorf("decoded title table %v, want %v", d.base.titles, c.base.titles)
+	}
 	if in := d.Input(d.Lookup("new", "Daily note")); !slices.Equal(in.Aliases, []string{"journal"}) {
 		t.Errorf("decoded aliases %q", in.Aliases)
 	}
@@ -130,25 +130,3 @@ func TestAliasesIndexed(t *testing.T) {
 	}
 }
 
-// BenchmarkTitleTable: making a base segment's title table, which the
-// first Titled call on a new base pays once (names of synthetic entries,
-// a tenth of them with two aliases).
-func BenchmarkTitleTable(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			es := synth.New(42, 20_000).Entries(n, 80)
-			in := make([]Input, len(es))
-			for i, e := range es {
-				in[i] = Input{Category: e.Category, Name: e.Name, Content: e.Content}
-				if i%10 == 0 {
-					in[i].Aliases = []string{"alias " + e.Name, e.Category + " " + e.Name}
-				}
-			}
-			s := Build(1, EnglishStop(), in)
-			for b.Loop() {
-				seg := &segment{docs: s.base.docs, aliases: s.base.aliases}
-				seg.titleRecs(s.tok)
-			}
-		})
-	}
-}
