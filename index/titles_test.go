@@ -129,4 +129,3 @@ func TestAliasesIndexed(t *testing.T) {
 		t.Error("IndexText without aliases is not EntryText")
 	}
 }
-

@@ -7,9 +7,9 @@ import (
 	"github.com/recallhq/recall/index"
 )
 
-// titleFirst applies the title rule (docs/retrieval.md, "Titles and
-// aliases"): the entries one of whose titles — the name, or an alias from
-// its front matter — is made of exactly the query's terms
+// titleFirst applies the title rule (README, "A query that is a title
+// ranks that note first"): the entries one of whose titles (the name, or
+// an alias from its front matter) is made of exactly the query's terms
 // (index.Snapshot.Titled) come first, by their BM25 score, whatever the
 // ranking gave them; the other hits follow in their order, and the whole
 // is cut to limit again. An entry it brings in from outside the ranking

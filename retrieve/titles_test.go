@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recallhq/recall/embed/cache"
+	"github.com/recallhq/recall/embed/hash"
+	"github.com/recallhq/recall/index"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/store/bolt"
@@ -190,5 +193,41 @@ func TestTitleFirstFollowsWrites(t *testing.T) {
 				t.Fatalf("expired: %q", got)
 			}
 		})
+	}
+}
+
+// TestTitleFirstFused: the rule holds on the fused path too (BM25 with
+// the hash embedder's cosine), where the title note was not first before.
+func TestTitleFirstFused(t *testing.T) {
+	ctx := context.Background()
+	st := openVault(t)["bolt"]
+	h, err := hash.New(hash.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cache.New(h, nil, cache.Options{})
+	var texts []string
+	for e, err := range st.All(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, index.EntryText(e.Name, e.Content))
+	}
+	if _, err := c.Sync(ctx, texts, nil); err != nil {
+		t.Fatal(err)
+	}
+	eng := retrieve.New(st, retrieve.Options{Embedder: h, Vectors: c})
+	defer eng.Close()
+	for q, want := range map[string]string{"internal links": "Internal links", "woofer": "Dogs"} {
+		res, err := eng.Retrieve(ctx, retrieve.Request{Query: q, Budget: retrieve.Unlimited, NoLinks: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.EmbeddingUsed {
+			t.Fatal("the embedding did not run")
+		}
+		if len(res.Items) == 0 || res.Items[0].Name != want || res.Items[0].BM25Score == nil || *res.Items[0].BM25Score <= 0 {
+			t.Fatalf("%q: %s, want %s first with a BM25 score", q, names(res.Items), want)
+		}
 	}
 }
