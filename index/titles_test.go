@@ -129,3 +129,29 @@ func TestAliasesIndexed(t *testing.T) {
 		t.Error("IndexText without aliases is not EntryText")
 	}
 }
+
+// TestTitlesSectionChecked: a persisted title table out of order, with an
+// even key or with an ord past the documents is refused, as a damaged
+// copy is; a right one reads back as written.
+func TestTitlesSectionChecked(t *testing.T) {
+	good := []titleRec{{key: 3, ord: 1}, {key: 3, ord: 2}, {key: 9, ord: 0}}
+	r := reader{b: appendTitles(nil, good)}
+	if got := r.titles(3); r.err != nil || !slices.Equal(got, good) || len(r.b) != 0 {
+		t.Fatalf("round trip: %v, err %v", got, r.err)
+	}
+	for name, recs := range map[string][]titleRec{
+		"out of order": {{key: 9, ord: 0}, {key: 3, ord: 1}},
+		"repeated":     {{key: 3, ord: 1}, {key: 3, ord: 1}},
+		"even key":     {{key: 4, ord: 0}},
+		"ord past":     {{key: 3, ord: 3}},
+	} {
+		r := reader{b: appendTitles(nil, recs)}
+		if r.titles(3); r.err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	r = reader{b: appendTitles(nil, good)[:5]}
+	if r.titles(3); r.err == nil {
+		t.Error("truncated: accepted")
+	}
+}
