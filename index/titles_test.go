@@ -3,6 +3,8 @@ package index
 import (
 	"slices"
 	"testing"
+
+	"github.com/recallhq/recall/internal/synth"
 )
 
 // titledNames is Titled of query on s, as category/name strings.
@@ -154,4 +156,29 @@ func TestTitlesSectionChecked(t *testing.T) {
 	if r.titles(3); r.err == nil {
 		t.Error("truncated: accepted")
 	}
+}
+
+// BenchmarkTitledMiss: what the title rule adds to a retrieve whose query
+// is no title: Titled on a query of three words at 100k entries.
+func BenchmarkTitledMiss(b *testing.B) {
+	g := synth.New(42, 20_000)
+	es := g.Entries(100_000, 80)
+	in := make([]Input, len(es))
+	for i, e := range es {
+		in[i] = Input{Category: e.Category, Name: e.Name, Content: e.Content}
+	}
+	s := Build(1, EnglishStop(), in)
+	qg := synth.New(7, 20_000)
+	qs := make([][]string, 256)
+	for i := range qs {
+		qs[i] = s.Query(qg.Query(3)).Terms
+	}
+	var dst []*Doc
+	i, found := 0, 0
+	for b.Loop() {
+		dst = s.Titled(dst[:0], qs[i%len(qs)], nil)
+		found += len(dst)
+		i++
+	}
+	b.ReportMetric(float64(found)/float64(i), "titled/op")
 }
