@@ -45,8 +45,7 @@ func (s *Snapshot) DocLen(d *Doc) int {
 	if o := s.ovDocOf(d); o != nil {
 		return int(o.len)
 	}
-	toks, _ := s.tok.appendTokens(nil, d.Name)
-	toks, _ = s.tok.appendTokens(toks, d.Content)
+	toks, _ := s.tok.appendDocTokens(nil, d.Name, "", d.Content)
 	return len(toks)
 }
 
@@ -192,6 +191,9 @@ type segment struct {
 	// extra holds Input.Extra of the documents that have one, by ord
 	// (extra.go): sparse, most documents carry none.
 	extra map[uint32]string
+	// aliases holds Input.Aliases of the documents that have some, one a
+	// line, by ord (titles.go): sparse like extra.
+	aliases map[uint32]string
 	// bounds and blocks are the score bounds of the pruned search
 	// (bounds.go), by term and by block of blockSize postings, for the
 	// terms in longIDs (sorted), whose lists are longer than one block.
@@ -199,7 +201,8 @@ type segment struct {
 	bounds  []termBound
 	blocks  []block
 
-	names baseNames // see names.go
+	names  baseNames  // see names.go
+	titles []titleRec // see titles.go
 
 	// impacts holds the impact orders of long lists, by term id, made on
 	// first use (impact.go).
@@ -260,6 +263,11 @@ type Input struct {
 	// and persists with it; "" for none (retrieve keeps an entry's validity
 	// metadata there).
 	Extra string
+	// Aliases are other names of the document (a note's front matter
+	// aliases). They are indexed as part of its name, and a query made of
+	// exactly the terms of the name or of one alias finds it by Titled;
+	// nil for none. The index keeps them (Snapshot.Input) and persists them.
+	Aliases []string
 }
 
 // Build indexes docs with the analyzer tok (nil: Spec) and tags the
@@ -281,7 +289,8 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	}
 	// Dedupe identities, last one wins.
 	dates := make([]dateRec, 0, len(in))
-	var extras map[uint32]string // by ord before the sort
+	var extras map[uint32]string  // by ord before the sort
+	var aliases map[uint32]string // the same for Input.Aliases (titles.go)
 	for _, d := range in {
 		ord := uint32(len(seg.docs))
 		seg.docs = append(seg.docs, Doc{Category: d.Category, Name: d.Name, Content: d.Content, ord: int32(ord)})
@@ -302,6 +311,15 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		case extras != nil:
 			delete(extras, ord)
 		}
+		switch al := aliasText(d.Aliases); {
+		case al != "":
+			if aliases == nil {
+				aliases = map[uint32]string{}
+			}
+			aliases[ord] = al
+		case aliases != nil:
+			delete(aliases, ord)
+		}
 	}
 	// Then in identity order (see segment.docs), the dates with them. A
 	// store's listing is usually in that order already (bolt's key
@@ -313,7 +331,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		}
 		slices.SortFunc(perm, func(a, b int32) int { return compareIdentity(seg.docs[a], seg.docs[b]) })
 		docs, ds := make([]Doc, len(perm)), make([]dateRec, len(perm))
-		var xs map[uint32]string
+		var xs, as map[uint32]string
 		for i, p := range perm {
 			docs[i], ds[i] = seg.docs[p], dates[p]
 			if x, ok := extras[uint32(p)]; ok {
@@ -322,8 +340,14 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 				}
 				xs[uint32(i)] = x
 			}
+			if a, ok := aliases[uint32(p)]; ok {
+				if as == nil {
+					as = make(map[uint32]string, len(aliases))
+				}
+				as[uint32(i)] = a
+			}
 		}
-		seg.docs, dates, extras = docs, ds, xs
+		seg.docs, dates, extras, aliases = docs, ds, xs, as
 		seg.keys = newKeyTable(len(seg.docs))
 		for i := range seg.docs {
 			seg.docs[i].ord = int32(i)
@@ -332,18 +356,25 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	}
 	seg.setDates(dates)
 	seg.extra = extras
+	seg.aliases = aliases
 	seg.lens = make([]uint32, len(seg.docs))
 	var (
 		lists    [][]posting
 		lastSeen []uint32 // doc+1 that last touched each term
 		toks     []string
+		tb       titleBuilder
 	)
 	for i := range seg.docs {
 		d := &seg.docs[i]
-		// EntryText(name, content), without building the string: the space
-		// separates whatever the two ends are.
+		// IndexText(name, aliases, content), without building the string
+		// (appendDocTokens, with the name's terms read for the titles).
 		var e1, e2 int
 		toks, e1 = tok.appendTokens(toks[:0], d.Name)
+		al := seg.aliases[uint32(i)]
+		tb.add(tok, uint32(i), toks, al)
+		if al != "" {
+			toks, _ = tok.appendTokens(toks, al)
+		}
 		toks, e2 = tok.appendTokens(toks, d.Content)
 		d.est = uint32(e1 + e2)
 		seg.lens[i] = uint32(len(toks))
@@ -372,6 +403,7 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	if total > math.MaxUint32 {
 		panic("index: more than 2^32 postings in one segment")
 	}
+	seg.titles = tb.table()
 	seg.pdocs = make([]uint32, 0, total)
 	seg.ptfs = make([]uint8, 0, total)
 	seg.starts = make([]uint32, 1, len(lists)+1)
@@ -455,7 +487,8 @@ func (s *Snapshot) TermFreq(d *Doc, term string) int {
 		}
 		// Not a document of s: count in its text.
 		n := 0
-		for _, t := range s.tok.Tokens(EntryText(d.Name, d.Content)) {
+		toks, _ := s.tok.appendDocTokens(nil, d.Name, "", d.Content)
+		for _, t := range toks {
 			if t == term {
 				n++
 			}

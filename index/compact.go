@@ -37,6 +37,7 @@ func (s *Snapshot) Compact() *Snapshot {
 	}
 	dates := make([]dateRec, 0, n)
 	extras := map[uint32]string{}            // Input.Extra by new ord (extra.go)
+	aliases := map[uint32]string{}           // Input.Aliases by new ord (titles.go)
 	newOrd := make([]uint32, len(base.docs)) // base ord → new ord; dead: unused
 	ovOrd := make([]uint32, len(ov))
 	j := 0
@@ -47,6 +48,9 @@ func (s *Snapshot) Compact() *Snapshot {
 		doc.ord = int32(len(seg.docs))
 		if d.extra != "" {
 			extras[uint32(len(seg.docs))] = d.extra
+		}
+		if d.aliases != "" {
+			aliases[uint32(len(seg.docs))] = d.aliases
 		}
 		seg.docs = append(seg.docs, doc)
 		seg.lens = append(seg.lens, d.len)
@@ -65,6 +69,9 @@ func (s *Snapshot) Compact() *Snapshot {
 		if x, ok := base.extra[uint32(i)]; ok {
 			extras[newOrd[i]] = x
 		}
+		if a, ok := base.aliases[uint32(i)]; ok {
+			aliases[newOrd[i]] = a
+		}
 		doc := base.docs[i]
 		doc.ord = int32(len(seg.docs))
 		seg.docs = append(seg.docs, doc)
@@ -81,6 +88,9 @@ func (s *Snapshot) Compact() *Snapshot {
 	seg.setDates(dates)
 	if len(extras) > 0 {
 		seg.extra = extras
+	}
+	if len(aliases) > 0 {
+		seg.aliases = aliases
 	}
 
 	// The overlay's postings by base term id, or by a new id past the
@@ -172,5 +182,6 @@ func (s *Snapshot) Compact() *Snapshot {
 	seg.terms.done()
 	seg.buildBounds()
 	seg.indexNames()
+	seg.titles = compactTitles(s, newOrd, ov, ovOrd)
 	return &Snapshot{rev: s.rev, tok: s.tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,9 @@ func TestCompactEqualsBuild(t *testing.T) {
 		if i%5 == 0 {
 			in[i].Extra = fmt.Sprintf("base extra %d", i)
 		}
+		if i%7 == 0 {
+			in[i].Aliases = []string{fmt.Sprintf("base alias %d", i), "aliasonlyterm"}
+		}
 	}
 	in = append(in,
 		Input{Category: "gone", Name: "only", Content: "vanishingterm once"},
@@ -44,7 +48,7 @@ func TestCompactEqualsBuild(t *testing.T) {
 		case 0:
 			w = w.With(rev, Input{Category: d.Category, Name: d.Name, Content: e.Content, Date: day, Written: true})
 		case 1:
-			w = w.With(rev, Input{Category: e.Category, Name: e.Name + "-new", Content: e.Content + " overlayonlyterm", Extra: "overlay extra " + e.Name})
+			w = w.With(rev, Input{Category: e.Category, Name: e.Name + "-new", Content: e.Content + " overlayonlyterm", Extra: "overlay extra " + e.Name, Aliases: []string{"overlay alias " + e.Name}})
 		case 2:
 			w = w.Without(rev, d.Category, d.Name)
 		default:
@@ -66,6 +70,9 @@ func TestCompactEqualsBuild(t *testing.T) {
 	want := Build(w.Revision(), w.Analyzer(), docs)
 	got := w.Compact()
 	sameAnswers(t, want, got, g)
+	if !slices.Equal(want.base.titles, got.base.titles) || len(got.base.titles) < len(docs) {
+		t.Fatalf("title table: compacted %d records, built %d", len(got.base.titles), len(want.base.titles))
+	}
 	// Each document keeps what it was indexed with, its Extra included
 	// (validity reads it: docs/validity.md).
 	extras := 0
@@ -74,7 +81,7 @@ func TestCompactEqualsBuild(t *testing.T) {
 		if c == nil {
 			t.Fatalf("%s:%s lost by Compact", d.Category, d.Name)
 		}
-		if x, y := w.Input(d), got.Input(c); x.Extra != y.Extra || !x.Date.Equal(y.Date) || x.Day != y.Day || x.Written != y.Written {
+		if x, y := w.Input(d), got.Input(c); x.Extra != y.Extra || !slices.Equal(x.Aliases, y.Aliases) || !x.Date.Equal(y.Date) || x.Day != y.Day || x.Written != y.Written {
 			t.Fatalf("%s:%s: compacted %+v, want %+v", d.Category, d.Name, y, x)
 		}
 		if w.Extra(d) != "" {

@@ -114,7 +114,7 @@ func (r dateRec) in(loc *time.Location) time.Time {
 // included.
 func (s *Snapshot) Input(d *Doc) Input {
 	t, day, written := s.DocDate(d)
-	return Input{Category: d.Category, Name: d.Name, Content: d.Content, Date: t, Day: day, Written: written, Extra: s.Extra(d)}
+	return Input{Category: d.Category, Name: d.Name, Content: d.Content, Date: t, Day: day, Written: written, Extra: s.Extra(d), Aliases: aliasList(s.aliasesOf(d))}
 }
 
 // TimeRange is the half-open interval [From, To) of time, read in Loc

@@ -27,8 +27,10 @@
 // # Index
 //
 // A Snapshot is an immutable Okapi BM25 index (k1 = 1.5, b = 0.75) over
-// name + " " + content of every entry, tagged with the store revision it
-// reflects. Writes derive new snapshots (With, Without) that share the
+// name + " " + content of every entry (IndexText: with the entry's
+// aliases, Input.Aliases, after the name), tagged with the store revision
+// it reflects. Titled finds the documents whose name or alias is made of
+// exactly a query's terms (titles.go), which retrieve ranks first. Writes derive new snapshots (With, Without) that share the
 // bulk of the old one: an overlay of recent writes is scanned next to the
 // base segment and folded into a new base once it grows past a few hundred
 // documents. Scores are exact BM25 over the live documents at every step.

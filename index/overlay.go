@@ -23,10 +23,12 @@ import (
 // |D| and the terms, is kept here with it.
 type ovDoc struct {
 	Doc
-	date  dateRec
-	extra string            // Input.Extra
-	len   uint32            // |D|
-	tf    map[string]uint32 // its terms
+	date    dateRec
+	extra   string            // Input.Extra
+	aliases string            // Input.Aliases, one a line (titles.go)
+	titles  []uint64          // title keys of its name and aliases
+	len     uint32            // |D|
+	tf      map[string]uint32 // its terms
 	// below is the number of base documents before it in identity order:
 	// a tie between it and a base document is decided without reading
 	// names (see hitHeap.tieBetter).

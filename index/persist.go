@@ -27,6 +27,11 @@ import (
 //	in Unix nanoseconds (a varint) |
 //	extras: n, then per document with an Input.Extra, in ord order, its
 //	ord as a delta from the previous one's and the extra (a byte string) |
+//	aliases (version 6, titles.go): n, then per document with
+//	Input.Aliases, in ord order, its ord as a delta from the previous
+//	one's and its aliases one a line (a byte string) |
+//	titles (version 6, titles.go): n, then per record of the title table,
+//	in table order, its key (8 bytes LE) and ord |
 //	terms: n, the number of postings of all, the texts of all terms one
 //	after the other (a byte string), then per term the length of its text
 //	and its postings (a count, then per posting the doc as a delta from the
@@ -42,7 +47,7 @@ import (
 
 // PersistVersion is the version of the persisted snapshot layout. Decode
 // rejects any other.
-const PersistVersion = 5
+const PersistVersion = 6
 
 var persistMagic = []byte("RCLSNAP\n")
 
@@ -98,6 +103,8 @@ func Encode(s *Snapshot, meta []byte) []byte {
 		}
 	}
 	b = appendExtras(b, seg.extra)
+	b = appendAliases(b, seg.aliases)
+	b = appendTitles(b, seg.titles)
 	b = binary.AppendUvarint(b, uint64(seg.terms.Len()))
 	b = binary.AppendUvarint(b, uint64(len(seg.pdocs)))
 	b = binary.AppendUvarint(b, uint64(len(seg.terms.text)))
@@ -201,6 +208,8 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		r.err = errors.New("document text left over")
 	}
 	seg.extra = r.extras(len(seg.docs))
+	seg.aliases = r.aliases(len(seg.docs))
+	seg.titles = r.titles(len(seg.docs))
 	nt := r.count(2)
 	np := r.count(2)
 	seg.pdocs = make([]uint32, 0, np)

@@ -32,7 +32,7 @@ func sameAnswers(t *testing.T, want, got *Snapshot, g *synth.Generator) {
 	if want.Count() != got.Count() || want.Len() != got.Len() || want.Revision() != got.Revision() {
 		t.Fatalf("count/len/rev %d/%d/%d, want %d/%d/%d", got.Count(), got.Len(), got.Revision(), want.Count(), want.Len(), want.Revision())
 	}
-	queries := []string{"shared name", "same"}
+	queries := []string{"shared name", "same", "aliasonlyterm", "base alias 7", "shared"}
 	nq := 200
 	if testing.Short() {
 		nq = 40 // one goroutine: the full set runs without -race
@@ -45,6 +45,16 @@ func sameAnswers(t *testing.T, want, got *Snapshot, g *synth.Generator) {
 	}
 	for _, q := range queries {
 		terms := want.Terms(q)
+		// The documents titled q (titles.go), in the same order.
+		ta, tb := want.Titled(nil, want.Query(q).Terms, nil), got.Titled(nil, got.Query(q).Terms, nil)
+		if len(ta) != len(tb) {
+			t.Fatalf("%q: %d titled, want %d", q, len(tb), len(ta))
+		}
+		for i := range ta {
+			if ta[i].Category != tb[i].Category || ta[i].Name != tb[i].Name {
+				t.Fatalf("%q: titled #%d %s/%s, want %s/%s", q, i, tb[i].Category, tb[i].Name, ta[i].Category, ta[i].Name)
+			}
+		}
 		for _, k := range []int{1, 10, 100, 0} {
 			a, b := want.Search(terms, k), got.Search(terms, k)
 			if len(a) != len(b) {
@@ -228,6 +238,8 @@ func TestDecodeRejectsWrappedPostings(t *testing.T) {
 			}
 		}
 		b = binary.AppendUvarint(b, 0) // no extras
+		b = binary.AppendUvarint(b, 0) // no aliases
+		b = binary.AppendUvarint(b, 0) // no titles ("aone", "atwo" would have some; none is checked)
 		b = binary.AppendUvarint(b, 1) // terms
 		b = binary.AppendUvarint(b, uint64(len(gaps)))
 		b = binary.AppendUvarint(b, 3) // the terms' text

@@ -32,10 +32,11 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	d := &ovDoc{Doc: Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(s.base.docs) + len(ns.overlay))}}
 	d.date = dateOf(in)
 	d.extra = in.Extra
-	toks, e1 := s.tok.appendTokens(nil, in.Name)
-	toks, e2 := s.tok.appendTokens(toks, in.Content)
+	d.aliases = aliasText(in.Aliases)
+	d.titles = s.tok.titleKeys(in.Name, d.aliases)
+	toks, est := s.tok.appendDocTokens(nil, in.Name, d.aliases, in.Content)
 	d.len = uint32(len(toks))
-	d.est = uint32(e1 + e2)
+	d.est = uint32(est)
 	tf := make(map[string]uint32, len(toks))
 	for _, t := range toks {
 		if _, ok := tf[t]; !ok {
@@ -107,8 +108,7 @@ func (ns *Snapshot) remove(category, name string) {
 	ns.dead[i/64] |= 1 << (i % 64)
 	ns.nDead++
 	bd := &ns.base.docs[i]
-	toks, _ := ns.tok.appendTokens(nil, bd.Name)
-	toks, _ = ns.tok.appendTokens(toks, bd.Content)
+	toks, _ := ns.tok.appendDocTokens(nil, bd.Name, ns.base.aliases[i], bd.Content)
 	add := make([]deadPosting, 0, len(toks))
 	for _, t := range toks {
 		if id, ok := ns.base.terms.id(t); ok {

@@ -29,7 +29,7 @@ func longLine(e store.Entry) string {
 	if !e.Meta.Updated.IsZero() {
 		updated = e.Meta.Updated.UTC().Format(time.DateOnly)
 	}
-	tags := service.Visible(strings.Join(e.Meta.Tags, ","))
+	tags := service.Visible(strings.Join(store.EntryTags(e), ","))
 	if tags == "" {
 		tags = "-"
 	}

@@ -116,3 +116,22 @@ func TestWriteCategoriesAndContent(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteLongInlineTags: the tags column of `recall ls --long` lists the
+// text's inline #tags after the metadata's, as a page of the listing
+// (service.ListItemOf) does; code holds none. Before inline tags it
+// printed "travel" alone.
+func TestWriteLongInlineTags(t *testing.T) {
+	e := store.Entry{Category: "trips", Name: "sanya", Content: "#beach week, #Travel too\n`#code`", Meta: store.Meta{Tags: []string{"travel"}}}
+	var long, page bytes.Buffer
+	if err := WriteLong(&long, []store.Entry{e}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteItems(&page, []service.ListItem{service.ListItemOf(e)}, true); err != nil {
+		t.Fatal(err)
+	}
+	want := "trips:sanya\t" + strconv.Itoa(service.TokensEst(e)) + " tokens\t-\ttravel,beach\n"
+	if long.String() != want || page.String() != want {
+		t.Errorf("WriteLong %q, WriteItems %q, want %q", long.String(), page.String(), want)
+	}
+}

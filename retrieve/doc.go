@@ -10,7 +10,9 @@
 //
 //  1. tokenize the query (the index's tokenizer; no terms → empty result);
 //  2. score with BM25 and keep the top Limit entries with a score > 0 as
-//     hits, ties broken by category, then name;
+//     hits, ties broken by category, then name; the entries whose name or
+//     front matter alias (store.Aliases) is made of exactly the query's
+//     terms come first (index.Snapshot.Titled; titles.go);
 //  3. expand one hop of wiki-links from each hit, right after it, skipping
 //     entries that are hits anywhere in the list or were already injected;
 //     links to missing entries are reported as written (without an embed's

@@ -717,10 +717,11 @@ func (e *Engine) write(ctx context.Context, key store.Key, do func() (wrote bool
 // InputOf is what the index holds of an entry: its identity, its content
 // and its effective date (store.EffectiveDate: Meta.Date when present,
 // else Meta.Created), a date without a time of day as a calendar day that
-// each query reads in its own zone (index.TimeRange), and, in Extra, its
-// validity keys (supersedes, expires) when it carries any.
+// each query reads in its own zone (index.TimeRange), in Extra, its
+// validity keys (supersedes, expires) when it carries any, and its
+// aliases (store.Aliases), which are indexed as part of its name.
 func InputOf(e store.Entry) index.Input {
-	in := index.Input{Category: e.Category, Name: e.Name, Content: e.Content, Extra: validityExtra(e.Meta)}
+	in := index.Input{Category: e.Category, Name: e.Name, Content: e.Content, Extra: validityExtra(e.Meta), Aliases: store.Aliases(e.Meta)}
 	switch {
 	case !e.Meta.Date.IsZero():
 		in.Date, in.Day = e.Meta.Date, store.IsDateOnly(e.Meta.Date)

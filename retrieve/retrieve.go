@@ -163,6 +163,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		}
 		sc.release(top, matched)
 	}
+	items, docs = titleFirst(snap, q, &tv, items, docs, limit, !fused)
 	res.room = items
 	expand(res, snap, items, docs, terms, req, &tv, &vv)
 	return nil

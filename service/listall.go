@@ -72,5 +72,14 @@ func sortEntries(entries []store.Entry) {
 // ListItemOf is e as a listing shows it (`recall ls --json`, a page of
 // Memory.List).
 func ListItemOf(e store.Entry) ListItem {
-	return ListItem{Category: e.Category, Name: e.Name, TokensEst: TokensEst(e), Meta: MetaObject(e.Meta)}
+	return ListItem{Category: e.Category, Name: e.Name, TokensEst: TokensEst(e), Meta: listMeta(e.Content, e.Meta)}
+}
+
+// listMeta is the metadata a listing shows of an entry with content and
+// meta: MetaObject(meta) with the tags a tag filter goes by
+// (store.EntryTags: meta's, then the content's inline #tags). It is
+// MetaObject(meta) itself for content without inline tags.
+func listMeta(content string, meta store.Meta) map[string]any {
+	meta.Tags = store.EntryTags(store.Entry{Content: content, Meta: meta})
+	return MetaObject(meta)
 }

@@ -117,7 +117,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 		}
 		snap.Docs(func(d *index.Doc) bool {
 			if k := (store.Key{Category: d.Category, Name: d.Name}); match(k) {
-				sel.offer(pageEntry{key: k, tokens: d.TokensEst()})
+				sel.offer(pageEntry{key: k, tokens: d.TokensEst(), content: d.Content})
 			}
 			return true
 		})
@@ -130,7 +130,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 		for i, p := range sorted {
 			switch err := metas[i].Err; {
 			case err == nil:
-				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, p.tokens, MetaObject(metas[i].Meta)})
+				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, p.tokens, listMeta(p.content, metas[i].Meta)})
 			case errors.Is(err, store.ErrNotFound): // deleted since the snapshot
 			case unreadable(err):
 				page.Skipped++
@@ -157,7 +157,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			e, err := m.st.Get(ctx, p.key.Category, p.key.Name)
 			switch {
 			case err == nil:
-				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, TokensEst(e), MetaObject(e.Meta)})
+				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, TokensEst(e), listMeta(e.Content, e.Meta)})
 			case errors.Is(err, store.ErrNotFound): // deleted since the listing
 			case unreadable(err):
 				page.Skipped++
@@ -317,9 +317,10 @@ func parseCursor(c string) (store.Key, error) {
 }
 
 type pageEntry struct {
-	key    store.Key
-	tokens int
-	meta   store.Meta
+	key     store.Key
+	tokens  int
+	meta    store.Meta
+	content string // the indexed content, for its inline tags (listMeta)
 }
 
 // keyHeap keeps the limit smallest keys offered: a max-heap whose top is

@@ -257,7 +257,8 @@ func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (
 				return false, ctx.Err()
 			}
 			// A hit deleted or damaged since it was indexed has no tags.
-			t = e.Meta.Tags
+			// Inline #tags of its content count (store.EntryTags).
+			t = store.EntryTags(e)
 			tags[k] = t
 		}
 		return slices.ContainsFunc(f.tags, func(x string) bool { return slices.Contains(t, x) }), nil

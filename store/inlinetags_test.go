@@ -1,0 +1,87 @@
+package store_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/recallhq/recall/store"
+)
+
+// TestInlineTags: Obsidian's body tags, and the look-alikes that are not
+// tags (headings, numbers, URLs, links, code).
+func TestInlineTags(t *testing.T) {
+	for _, c := range []struct {
+		name, content string
+		want          []string
+	}{
+		{"none", "no tags here", nil},
+		{"start and middle", "#alpha at the start, then #beta and #gamma.", []string{"alpha", "beta", "gamma"}},
+		{"nested", "see #area/sub-topic and #snake_case/", []string{"area/sub-topic", "snake_case"}},
+		{"unicode and emoji", "旅行 #海边 and #🚀launch and #café，then", []string{"海边", "🚀launch", "café"}},
+		{"repeat in other case", "#Project then #project and #PROJECT", []string{"Project"}},
+		{"heading", "# Heading\n## Sub heading\n###", nil},
+		{"heading with a tag", "## Plans #todo", []string{"todo"}},
+		{"numbers", "issue #123 and #2024 but #y1984 and #1-2", []string{"y1984", "1-2"}},
+		{"url anchor", "https://example.com/page#anchor and example.com/#top", nil},
+		{"markdown link anchor", "[jump](#Section) and [[Note#Heading]] and [[#Heading]]", nil},
+		{"inside a word", "C#sharp and a#b", nil},
+		{"inline code", "run `#notatag` and ``#nor `this` one`` but #yes", []string{"yes"}},
+		{"unclosed backtick", "a ` then #tag", []string{"tag"}},
+		{"fenced code", "before #one\n```go\n#not\n```\n~~~\n#neither\n~~~\nafter #two", []string{"one", "two"}},
+		{"unclosed fence", "#one\n```\n#not", []string{"one"}},
+		{"longer closing fence", "````\n```\n#not\n````\n#two", []string{"two"}},
+		{"indented fence up to three spaces", "   ```\n#not\n   ```\n#two", []string{"two"}},
+		{"list and quote", "- #item\n> #quoted\n\t#tabbed", []string{"item", "quoted", "tabbed"}},
+		{"lone hash", "a # b #", nil},
+		{"CRLF", "one #crlf\r\ntwo", []string{"crlf"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := store.InlineTags(c.content); !slices.Equal(got, c.want) {
+				t.Errorf("InlineTags(%q) = %q, want %q", c.content, got, c.want)
+			}
+		})
+	}
+}
+
+// TestEntryTags: metadata tags first, then inline ones they lack (in any
+// case); the metadata's own slice when the content has none.
+func TestEntryTags(t *testing.T) {
+	meta := []string{"work", "Project"}
+	e := store.Entry{Content: "plain text", Meta: store.Meta{Tags: meta}}
+	if got := store.EntryTags(e); &got[0] != &meta[0] {
+		t.Errorf("no inline tags: got a copy %q", got)
+	}
+	e.Content = "#project notes about #harbor and #work"
+	if got, want := store.EntryTags(e), []string{"work", "Project", "harbor"}; !slices.Equal(got, want) {
+		t.Errorf("EntryTags = %q, want %q", got, want)
+	}
+	if !slices.Equal(meta, []string{"work", "Project"}) {
+		t.Errorf("EntryTags changed Meta.Tags: %q", meta)
+	}
+	if got := store.EntryTags(store.Entry{}); got != nil {
+		t.Errorf("empty entry: %q", got)
+	}
+}
+
+// TestAliases: Obsidian's aliases and alias keys, as a list or a string.
+func TestAliases(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		extra map[string]any
+		want  []string
+	}{
+		{"none", nil, nil},
+		{"list", map[string]any{"aliases": []any{"Doggo", " Woofer ", "", "Doggo", 3}}, []string{"Doggo", "Woofer"}},
+		{"string", map[string]any{"aliases": "Internal link"}, []string{"Internal link"}},
+		{"strings", map[string]any{"aliases": []string{"a", "b"}}, []string{"a", "b"}},
+		{"old key too", map[string]any{"aliases": []any{"a"}, "alias": "b"}, []string{"a", "b"}},
+		{"other types", map[string]any{"aliases": 12, "alias": map[string]any{"x": "y"}}, nil},
+		{"null", map[string]any{"aliases": nil}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := store.Aliases(store.Meta{Extra: c.extra}); !slices.Equal(got, c.want) {
+				t.Errorf("Aliases = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
