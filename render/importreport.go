@@ -9,7 +9,9 @@ import (
 
 // WriteImportReport writes what `recall import` says on stderr once an
 // import is over: a line "skipped ..." for each line, note or record that
-// was skipped on reading (plan) or refused on writing (rep), then the
+// was skipped on reading (plan) or refused on writing (rep), a line
+// "warning: ..." for each note imported with its front matter kept
+// verbatim (plan.Warnings), then the
 // summary "imported N, unchanged U, skipped S" and, for a folder, what was
 // ignored. rep is zero when nothing was written.
 func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
@@ -18,6 +20,9 @@ func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
 	}
 	for _, s := range rep.Rejected {
 		fmt.Fprintf(w, "skipped %s\n", s)
+	}
+	for _, s := range plan.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", s)
 	}
 	fmt.Fprintf(w, "imported %d, unchanged %d, skipped %d", rep.Imported(), rep.Unchanged, len(plan.Skipped)+len(rep.Rejected))
 	if ig := plan.Ignored; ig.Total() > 0 {
