@@ -5,6 +5,9 @@ import (
 	"io"
 
 	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/store"
+	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 // WriteImportReport writes what `recall import` says on stderr once an
@@ -29,4 +32,17 @@ func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
 		fmt.Fprintf(w, ", ignored %d (%s)", ig.Total(), ig)
 	}
 	fmt.Fprintln(w)
+}
+
+// WriteFrontMatterWarnings writes, for each entry whose front matter a
+// folder store kept verbatim because it does not parse
+// (store.UnparsedFrontMatter), a line "warning: category:name: <why>;
+// kept verbatim, read without its properties": what `recall ls` says when
+// it reads the entries (--long, --json).
+func WriteFrontMatterWarnings(w io.Writer, entries []store.Entry) {
+	for _, e := range entries {
+		if p := fsstore.UnparsedProblem(e.Meta); p != "" {
+			fmt.Fprintf(w, "warning: %s: %s; kept verbatim, read without its properties\n", service.Visible(store.DisplayKey(e.Key())), service.OneLine(p))
+		}
+	}
 }

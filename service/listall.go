@@ -72,5 +72,5 @@ func sortEntries(entries []store.Entry) {
 // ListItemOf is e as a listing shows it (`recall ls --json`, a page of
 // Memory.List).
 func ListItemOf(e store.Entry) ListItem {
-	return ListItem{Category: e.Category, Name: e.Name, TokensEst: TokensEst(e), Meta: MetaObject(e.Meta)}
+	return ListItem{Category: e.Category, Name: e.Name, DisplayName: DisplayName(e.Key()), TokensEst: TokensEst(e), Meta: MetaObject(e.Meta)}
 }
