@@ -220,6 +220,10 @@ func FuzzFrontMatter(f *testing.F) {
 			if out2, err := renderFile(m2, content2); err != nil || !bytes.Equal(out, out2) {
 				t.Fatalf("render not stable:\n%q\n%q (%v)", out, out2, err)
 			}
+			// Front matter kept verbatim (issue 24) is written back byte for byte.
+			if _, ok := unparsedBlock(m); ok && !bytes.Equal(out, []byte(file)) && strings.HasSuffix(file, "\n") {
+				t.Fatalf("kept front matter of %q rendered as %q", file, out)
+			}
 		}
 
 		// Any content, bare or under metadata, reads back unchanged.
