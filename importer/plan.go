@@ -80,7 +80,11 @@ func (i Ignored) String() string {
 type Plan struct {
 	Items   []Item
 	Skipped []Skip
-	Ignored Ignored
+	// Warnings are items that are imported with something less than the
+	// input held: a note whose front matter does not parse (kept verbatim,
+	// see store.UnparsedFrontMatter).
+	Warnings []Skip
+	Ignored  Ignored
 
 	seen map[store.Key]string // identity → where it was first read
 }

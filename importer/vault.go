@@ -40,7 +40,11 @@ type VaultOptions struct {
 // the category (trips/2024/Kyoto Trip.md is trips/2024:Kyoto Trip), notes at
 // the top take opts.RootCategory, and the YAML front matter is its
 // metadata, read exactly as the folder store reads its own files (tags,
-// aliases and every other key kept). created and updated come from the
+// aliases and every other key kept; front matter that does not parse is
+// kept verbatim under store.UnparsedFrontMatter and reported in
+// Plan.Warnings). Names and folder names that SPEC §1 refuses for new
+// entries ("What is it?", "Notes.") are mapped by store.EscapeName, as a
+// folder store opened on the vault maps them. created and updated come from the
 // front matter, else from the file: updated is its modification time,
 // created its birth time where the system records one, else the
 // modification time. Names are normalised to NFC.
@@ -91,7 +95,9 @@ func ReadVault(ctx context.Context, root string, opts VaultOptions) (*Plan, erro
 				p.skip(path, fmt.Errorf("folder is %d levels deep, a category holds at most %d; %s", depth, MaxDepth, notesIn(path)), "")
 				return filepath.SkipDir
 			}
-			seg := norm.NFC.String(d.Name())
+			// A folder name SPEC §1 refuses for new entries is mapped, as
+			// a folder store opened on the vault maps it (store.EscapeName).
+			seg := store.EscapeName(norm.NFC.String(d.Name()))
 			if err := store.ValidateName("category", seg); err != nil {
 				p.skip(path, fmt.Errorf("folder name: %w; %s", err, notesIn(path)), SuggestName(seg))
 				return filepath.SkipDir
@@ -106,14 +112,22 @@ func ReadVault(ctx context.Context, root string, opts VaultOptions) (*Plan, erro
 		}
 		category := rootCat
 		if dir := filepath.ToSlash(filepath.Dir(rel)); dir != "." {
-			category = dir
+			segs := strings.Split(dir, "/")
+			for i, s := range segs {
+				segs[i] = store.EscapeName(norm.NFC.String(s))
+			}
+			category = strings.Join(segs, "/")
 		}
-		it, err := readNote(path, category, strings.TrimSuffix(d.Name(), ".md"))
+		name := store.EscapeName(norm.NFC.String(strings.TrimSuffix(d.Name(), ".md")))
+		it, err := readNote(path, category, name)
 		if err != nil {
 			p.skip(path, err, "")
 			return nil
 		}
 		it.Where = path
+		if problem := fsstore.UnparsedProblem(it.Entry.Meta); problem != "" {
+			p.Warnings = append(p.Warnings, Skip{Where: path, Reason: oneLine(problem) + "; kept verbatim, the note is imported without its properties"})
+		}
 		p.addItem(it)
 		return nil
 	})

@@ -194,7 +194,11 @@ func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Repor
 			return e, nil
 		}
 		want := e
-		if want.Meta.Created.IsZero() || it.CreatedFromFile && !old.Meta.Created.IsZero() && !old.Meta.Created.After(want.Meta.Created) {
+		_, unparsed := e.Meta.Extra[store.UnparsedFrontMatter]
+		if want.Meta.Created.IsZero() || it.CreatedFromFile && !old.Meta.Created.IsZero() && !old.Meta.Created.After(want.Meta.Created) ||
+			it.CreatedFromFile && unparsed && old.Meta.Created.IsZero() {
+			// (A folder store keeps no created for a note whose front
+			// matter it keeps verbatim: the file's time is no change.)
 			// A file's birth time is when this copy of the note was
 			// made: never a reason to move created later.
 			want.Meta.Created = old.Meta.Created

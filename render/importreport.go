@@ -5,11 +5,16 @@ import (
 	"io"
 
 	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/store"
+	fsstore "github.com/recallhq/recall/store/fs"
 )
 
 // WriteImportReport writes what `recall import` says on stderr once an
 // import is over: a line "skipped ..." for each line, note or record that
-// was skipped on reading (plan) or refused on writing (rep), then the
+// was skipped on reading (plan) or refused on writing (rep), a line
+// "warning: ..." for each note imported with its front matter kept
+// verbatim (plan.Warnings), then the
 // summary "imported N, unchanged U, skipped S" and, for a folder, what was
 // ignored. rep is zero when nothing was written.
 func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
@@ -19,9 +24,25 @@ func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
 	for _, s := range rep.Rejected {
 		fmt.Fprintf(w, "skipped %s\n", s)
 	}
+	for _, s := range plan.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", s)
+	}
 	fmt.Fprintf(w, "imported %d, unchanged %d, skipped %d", rep.Imported(), rep.Unchanged, len(plan.Skipped)+len(rep.Rejected))
 	if ig := plan.Ignored; ig.Total() > 0 {
 		fmt.Fprintf(w, ", ignored %d (%s)", ig.Total(), ig)
 	}
 	fmt.Fprintln(w)
+}
+
+// WriteFrontMatterWarnings writes, for each entry whose front matter a
+// folder store kept verbatim because it does not parse
+// (store.UnparsedFrontMatter), a line "warning: category:name: <why>;
+// kept verbatim, read without its properties": what `recall ls` says when
+// it reads the entries (--long, --json).
+func WriteFrontMatterWarnings(w io.Writer, entries []store.Entry) {
+	for _, e := range entries {
+		if p := fsstore.UnparsedProblem(e.Meta); p != "" {
+			fmt.Fprintf(w, "warning: %s: %s; kept verbatim, read without its properties\n", service.Visible(store.DisplayKey(e.Key())), service.OneLine(p))
+		}
+	}
 }

@@ -37,7 +37,7 @@ func longLine(e store.Entry) string {
 	if !e.Meta.Date.IsZero() {
 		date = "\tdate " + store.FormatDate(e.Meta.Date)
 	}
-	return fmt.Sprintf("%s\t%d tokens\t%s\t%s%s", e.Key(), service.TokensEst(e), updated, tags, date)
+	return fmt.Sprintf("%s\t%d tokens\t%s\t%s%s", store.DisplayKey(e.Key()), service.TokensEst(e), updated, tags, date)
 }
 
 // WriteItems writes a page of a listing (service.Memory.List) as `recall
@@ -46,7 +46,7 @@ func longLine(e store.Entry) string {
 func WriteItems(w io.Writer, items []service.ListItem, long bool) error {
 	var err error
 	for _, it := range items {
-		key := store.Key{Category: it.Category, Name: it.Name}.String()
+		key := store.DisplayKey(store.Key{Category: it.Category, Name: it.Name}) // as written: see store.EscapeName
 		if !long {
 			_, err = fmt.Fprintln(w, key)
 		} else {
@@ -85,7 +85,7 @@ func WriteList(w io.Writer, entries []store.Entry, json, long bool) error {
 		return WriteLong(w, entries)
 	}
 	for _, e := range entries {
-		if _, err := fmt.Fprintln(w, e.Key()); err != nil {
+		if _, err := fmt.Fprintln(w, store.DisplayKey(e.Key())); err != nil {
 			return err
 		}
 	}

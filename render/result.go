@@ -65,7 +65,7 @@ func itemHeader(it retrieve.Item, sty Style) string {
 	var b strings.Builder
 	b.WriteString(string(it.Source))
 	b.WriteString(" ")
-	b.WriteString(sty.bold(service.Visible(store.Key{Category: it.Category, Name: it.Name}.String())))
+	b.WriteString(sty.bold(service.Visible(store.DisplayKey(store.Key{Category: it.Category, Name: it.Name}))))
 	if it.Section != "" {
 		// One section of a long entry (retrieve.Item.Section).
 		b.WriteString(" § ")
@@ -85,7 +85,7 @@ func itemHeader(it retrieve.Item, sty Style) string {
 		}
 	}
 	if it.Via != nil {
-		ev = append(ev, "via="+service.Visible(store.Key{Category: it.Via.Category, Name: it.Via.Name}.String()))
+		ev = append(ev, "via="+service.Visible(store.DisplayKey(store.Key{Category: it.Via.Category, Name: it.Via.Name})))
 	}
 	if it.Date != "" {
 		ev = append(ev, "date="+it.Date)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/store"
 )
 
 // LinkKind says how a link names its target (SPEC §7 step 3).
@@ -205,17 +206,35 @@ func Resolve(snap *index.Snapshot, self *index.Doc, l Link) (target *index.Doc, 
 // a scan.
 func resolveLink(snap *index.Snapshot, self *index.Doc, l Link) (*index.Doc, linkOutcome) {
 	var d *index.Doc
+	// A name as written ("What is it?") is compared with the entries'
+	// identities through SPEC §1's name mapping (store.NameKey).
+	bare := func(name string) *index.Doc {
+		name = store.NameKey(name)
+		if d := snap.Lookup(self.Category, name); d != nil {
+			return d
+		}
+		if one, n := snap.LookupName(name); n == 1 {
+			return one
+		}
+		return nil
+	}
 	switch l.Kind {
 	case LinkSelf:
 		return nil, linkInside
 	case LinkBare:
-		if d = snap.Lookup(self.Category, l.Name); d == nil {
-			if one, n := snap.LookupName(l.Name); n == 1 {
-				d = one
+		d = bare(l.Name)
+	default:
+		d = snap.Lookup(store.CategoryKey(l.Category), store.NameKey(l.Name))
+		if d == nil && l.Kind == LinkExact {
+			// [[Q3: plan]] is the note "Q3: plan" when no category Q3
+			// holds "plan"; [[Odd: folder/inside]] a path.
+			t := dropMD(strings.TrimPrefix(writtenTarget(l.Raw), "/"))
+			if k := strings.LastIndexByte(t, '/'); k >= 0 {
+				d = snap.Lookup(store.CategoryKey(strings.TrimSpace(t[:k])), store.NameKey(strings.TrimSpace(t[k+1:])))
+			} else {
+				d = bare(t)
 			}
 		}
-	default:
-		d = snap.Lookup(l.Category, l.Name)
 	}
 	switch {
 	case d == self:
@@ -226,6 +245,19 @@ func resolveLink(snap *index.Snapshot, self *index.Doc, l Link) (*index.Doc, lin
 		return nil, linkAttachment
 	}
 	return nil, linkUnresolved
+}
+
+// writtenTarget is the target of a link as written: Raw less its
+// brackets, label and heading, spaces trimmed.
+func writtenTarget(raw string) string {
+	t := strings.TrimSuffix(strings.TrimPrefix(raw, "[["), "]]")
+	if i := strings.IndexByte(t, '|'); i >= 0 {
+		t = strings.TrimSuffix(t[:i], `\`)
+	}
+	if i := strings.IndexByte(t, '#'); i >= 0 {
+		t = t[:i]
+	}
+	return strings.TrimSpace(t)
 }
 
 // maskCode returns content with every byte inside code (fenced blocks and

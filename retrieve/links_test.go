@@ -207,3 +207,33 @@ func FuzzParseLinks(f *testing.F) {
 		}
 	})
 }
+
+// A link written with a name SPEC §1 refuses for new entries reaches the
+// note of that name, whose identity is store.EscapeName of it (issue 24):
+// on main [[What is it?]] and the others were reported unresolved.
+func TestLinksToMappedNames(t *testing.T) {
+	st := newMemStore(
+		ent("notes", "Home", "harbor [[What is it?]] [[Q3: plan]] [[2*3]] [[say \"hi\"]] [[Cut title.]] [[Trailing ]] [[odd: folder/inside]]"),
+		ent("questions", "What is it%3F", "a"),
+		ent("questions", "Q3%3A plan", "b"),
+		ent("questions", "2%2A3", "c"),
+		ent("questions", "say %22hi%22", "d"),
+		ent("readwise", "Cut title%2E", "e"),
+		ent("readwise", "Trailing%20", "f"),
+		ent("odd%3A folder", "inside", "g"),
+	)
+	res, err := New(st, Options{}).Retrieve(ctx, Request{Query: "harbor", Budget: Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"hit notes:Home", "link questions:What is it%3F via notes:Home", "link questions:Q3%3A plan via notes:Home",
+		"link questions:2%2A3 via notes:Home", "link questions:say %22hi%22 via notes:Home", "link readwise:Cut title%2E via notes:Home",
+		"link odd%3A folder:inside via notes:Home"}
+	if got := keys(res.Items); !slices.Equal(got, want) {
+		t.Errorf("items = %q\nwant %q", got, want)
+	}
+	// "[[Trailing ]]": Obsidian trims the space too, so it names "Trailing".
+	if want := []string{"[[Trailing ]]"}; !slices.Equal(res.UnresolvedLinks, want) {
+		t.Errorf("unresolved = %q, want %q", res.UnresolvedLinks, want)
+	}
+}

@@ -60,7 +60,7 @@ func TestAddOverUnreadableEntry(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "trips"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "trips", "sanya.md"), []byte("---\ntags: {a: [\n---\nbody\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "trips", "sanya.md"), []byte("body \xff\n") /* not UTF-8; broken front matter is read since issue 24 */, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Add(ctx, service.AddRequest{Category: "trips", Name: "sanya", Content: "x", IfAbsent: true}); !errors.Is(err, service.ErrExists) {

@@ -102,10 +102,10 @@ func TestListWithoutIndex(t *testing.T) {
 			}
 			root := st.(*fsstore.Store)
 			broken, _ := root.Path("c0", "broken")
-			if err := os.WriteFile(broken, []byte("---\ntags: {a: [\n---\nbody\n"), 0o644); err != nil {
+			if err := os.WriteFile(broken, []byte("body \xff\n") /* not UTF-8; broken front matter is read since issue 24 */, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(filepath.Dir(broken), "bad:name.md"), []byte("x"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(filepath.Dir(broken), strings.Repeat("n", store.MaxNameBytes+1)+".md"), []byte("x"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			p, err := service.New(st, service.Options{}).List(ctx, service.ListRequest{Category: "c0"})

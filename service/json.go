@@ -26,16 +26,30 @@ const (
 // times), date (the event date: "2024-05-03" for a date without a time of
 // day, else RFC 3339; absent when the entry has none) and every other key
 // of store.Meta.Extra beside them.
+//
+// display_name, present only for a name mapped by SPEC §1's name mapping
+// ("What is it%3F"), is the key as written ("Questions:What is it?",
+// store.DisplayKey).
 type Entry struct {
-	Category string         `json:"category"`
-	Name     string         `json:"name"`
-	Content  string         `json:"content"`
-	Meta     map[string]any `json:"meta,omitempty"`
+	Category    string         `json:"category"`
+	Name        string         `json:"name"`
+	DisplayName string         `json:"display_name,omitempty"`
+	Content     string         `json:"content"`
+	Meta        map[string]any `json:"meta,omitempty"`
 }
 
 // EntryFor is the JSON form of e.
 func EntryFor(e store.Entry) Entry {
-	return Entry{Category: e.Category, Name: e.Name, Content: e.Content, Meta: MetaObject(e.Meta)}
+	return Entry{Category: e.Category, Name: e.Name, DisplayName: DisplayName(e.Key()), Content: e.Content, Meta: MetaObject(e.Meta)}
+}
+
+// DisplayName is k as written (store.DisplayKey) when that differs from
+// its identity, else "": the display_name of JSON answers.
+func DisplayName(k store.Key) string {
+	if d := store.DisplayKey(k); d != k.String() {
+		return d
+	}
+	return ""
 }
 
 // MetaObject flattens m into one JSON object; nil when m is empty. It

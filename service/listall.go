@@ -72,7 +72,7 @@ func sortEntries(entries []store.Entry) {
 // ListItemOf is e as a listing shows it (`recall ls --json`, a page of
 // Memory.List).
 func ListItemOf(e store.Entry) ListItem {
-	return ListItem{Category: e.Category, Name: e.Name, TokensEst: TokensEst(e), Meta: listMeta(e.Content, e.Meta)}
+	return ListItem{Category: e.Category, Name: e.Name, DisplayName: DisplayName(e.Key()), TokensEst: TokensEst(e), Meta: listMeta(e.Content, e.Meta)}
 }
 
 // listMeta is the metadata a listing shows of an entry with content and

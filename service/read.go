@@ -23,10 +23,14 @@ const (
 
 // Get returns one entry.
 func (m *Memory) Get(ctx context.Context, category, name string) (store.Entry, error) {
+	category, name, invalid := m.lookupKey(ctx, category, name)
 	if err := store.ValidateKey(category, name); err != nil {
-		return store.Entry{}, err
+		return store.Entry{}, notFoundAs(err, invalid)
 	}
 	e, err := m.st.Get(ctx, category, name)
+	if errors.Is(err, store.ErrNotFound) && invalid != nil {
+		return e, invalid
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		if aerr := m.available(); aerr != nil {
 			return e, aerr
@@ -50,10 +54,12 @@ type ListRequest struct {
 // ListItem is one entry of a list, without its content: the shape of
 // `recall ls --json`.
 type ListItem struct {
-	Category  string         `json:"category"`
-	Name      string         `json:"name"`
-	TokensEst int            `json:"tokens_est"`
-	Meta      map[string]any `json:"meta,omitempty"`
+	Category string `json:"category"`
+	Name     string `json:"name"`
+	// DisplayName: see Entry.
+	DisplayName string         `json:"display_name,omitempty"`
+	TokensEst   int            `json:"tokens_est"`
+	Meta        map[string]any `json:"meta,omitempty"`
 }
 
 // ListPage is one page of entries sorted by category, then name (byte
@@ -130,7 +136,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 		for i, p := range sorted {
 			switch err := metas[i].Err; {
 			case err == nil:
-				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, p.tokens, listMeta(p.content, metas[i].Meta)})
+				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, DisplayName(p.key), p.tokens, listMeta(p.content, metas[i].Meta)})
 			case errors.Is(err, store.ErrNotFound): // deleted since the snapshot
 			case unreadable(err):
 				page.Skipped++
@@ -157,7 +163,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			e, err := m.st.Get(ctx, p.key.Category, p.key.Name)
 			switch {
 			case err == nil:
-				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, TokensEst(e), listMeta(e.Content, e.Meta)})
+				page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, DisplayName(p.key), TokensEst(e), listMeta(e.Content, e.Meta)})
 			case errors.Is(err, store.ErrNotFound): // deleted since the listing
 			case unreadable(err):
 				page.Skipped++
@@ -179,7 +185,7 @@ func (m *Memory) List(ctx context.Context, req ListRequest) (ListPage, error) {
 			return ListPage{}, err
 		}
 		for _, p := range sel.sorted() {
-			page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, p.tokens, MetaObject(p.meta)})
+			page.Entries = append(page.Entries, ListItem{p.key.Category, p.key.Name, DisplayName(p.key), p.tokens, MetaObject(p.meta)})
 		}
 	}
 	if page.Entries == nil {

@@ -30,7 +30,7 @@ func TestReindex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "places", "broken.md"), []byte("---\ntags: [\n---\nx"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "places", "broken.md"), []byte("x \xff") /* not UTF-8; broken front matter is read since issue 24 */, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	an := index.Default()

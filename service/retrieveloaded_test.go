@@ -33,7 +33,7 @@ func TestRetrieveLoaded(t *testing.T) {
 		t.Fatalf("clean store: %v, %d items, said %q", err, len(res.Items), said)
 	}
 
-	if err := os.WriteFile(filepath.Join(dir, "notes", "broken.md"), []byte("---\ntags: [\n---\nsea"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "notes", "broken.md"), []byte("sea \xff") /* not UTF-8; broken front matter is read since issue 24 */, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	m = service.New(st, service.Options{})

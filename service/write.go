@@ -171,8 +171,9 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 // missing entry is an error wrapping store.ErrNotFound (use Add to create
 // one), so a mistyped name does not start a stray entry.
 func (m *Memory) Append(ctx context.Context, category, name, text string) (Change, error) {
+	category, name, invalid := m.lookupKey(ctx, category, name)
 	if err := store.ValidateKey(category, name); err != nil {
-		return Change{}, err
+		return Change{}, notFoundAs(err, invalid)
 	}
 	if text == "" {
 		return Change{}, paramf("text", "must not be empty")
@@ -195,7 +196,7 @@ func (m *Memory) Append(ctx context.Context, category, name, text string) (Chang
 		return e, nil
 	})
 	if err != nil {
-		return Change{}, err
+		return Change{}, notFoundAs(err, invalid)
 	}
 	return m.changeFor(category, name, false), nil
 }
@@ -205,8 +206,9 @@ func (m *Memory) Append(ctx context.Context, category, name, text string) (Chang
 // old is empty, absent (ErrNoMatch) or occurs more than once
 // (ErrAmbiguous; give more surrounding text), or the entry is missing.
 func (m *Memory) Edit(ctx context.Context, category, name, old, new string) (Change, error) {
+	category, name, invalid := m.lookupKey(ctx, category, name)
 	if err := store.ValidateKey(category, name); err != nil {
-		return Change{}, err
+		return Change{}, notFoundAs(err, invalid)
 	}
 	if old == "" {
 		return Change{}, paramf("old_text", "must not be empty")
@@ -231,7 +233,7 @@ func (m *Memory) Edit(ctx context.Context, category, name, old, new string) (Cha
 		return e, nil
 	})
 	if err != nil {
-		return Change{}, err
+		return Change{}, notFoundAs(err, invalid)
 	}
 	return m.changeFor(category, name, false), nil
 }
@@ -239,10 +241,14 @@ func (m *Memory) Edit(ctx context.Context, category, name, old, new string) (Cha
 // Delete removes an entry; a missing one is an error wrapping
 // store.ErrNotFound.
 func (m *Memory) Delete(ctx context.Context, category, name string) (Change, error) {
+	category, name, invalid := m.lookupKey(ctx, category, name)
 	if err := store.ValidateKey(category, name); err != nil {
-		return Change{}, err
+		return Change{}, notFoundAs(err, invalid)
 	}
 	err := m.eng.Delete(ctx, category, name)
+	if errors.Is(err, store.ErrNotFound) && invalid != nil {
+		return Change{}, invalid
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return Change{}, notFound(category, name)
 	}

@@ -72,6 +72,13 @@ type Meta struct {
 	Extra map[string]any
 }
 
+// UnparsedFrontMatter is the Meta.Extra key under which a folder store
+// (and an import of a folder) keeps a note's front matter that does not
+// parse as YAML, verbatim, delimiter lines included: the note is read, its
+// body is its content, and it has no tags, times or other keys. A write
+// through recall that keeps this value keeps the block byte for byte.
+const UnparsedFrontMatter = "unparsed_front_matter"
+
 // IsZero reports whether m carries no metadata at all.
 func (m Meta) IsZero() bool {
 	return len(m.Tags) == 0 && m.Created.IsZero() && m.Updated.IsZero() && m.Date.IsZero() && len(m.Extra) == 0

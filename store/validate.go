@@ -211,9 +211,11 @@ func checkSegment(field, value, seg string, strict bool) error {
 	switch {
 	case seg == "":
 		return fail("must not be empty")
-	case len(seg) > MaxNameBytes:
-		return fail(fmt.Sprintf("is %d bytes, the limit is %d", len(seg), MaxNameBytes))
-	case seg == "." || seg == "..":
+	case len(UnescapeName(seg)) > MaxNameBytes:
+		// Counted as written: the escapes of the name mapping (name.go)
+		// do not make a name too long that a file system holds.
+		return fail(fmt.Sprintf("is %d bytes, the limit is %d", len(UnescapeName(seg)), MaxNameBytes))
+	case seg == "." || seg == "..", UnescapeName(seg) == "." || UnescapeName(seg) == "..":
 		return fail("must not be . or ..")
 	case seg[0] == '.':
 		return fail("must not start with '.'")

@@ -21,7 +21,7 @@ func newAppendCmd(a *app) *cobra.Command {
 		Args: exactArgs("CATEGORY", "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			if err := store.ValidateKey(args[0], args[1]); err != nil {
+			if err := store.ValidateKey(store.CategoryKey(args[0]), store.NameKey(args[1])); err != nil { // a name as written is mapped (SPEC §1)
 				return err
 			}
 			text, err := o.src.read(cmd, a, "text")

@@ -194,11 +194,11 @@ func TestMalformedFileOnGet(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "notes", "bad.md"), []byte("---\ncreated: someday\n---\nx"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "notes", "bad.md"), []byte("x \xff") /* not UTF-8; "created: someday" is kept verbatim since issue 24 */, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	line := newCLI(t, nil).fails(exitFailure, "--store", dir, "get", "notes", "bad")
-	if !strings.Contains(line, fsstore.ErrMalformed.Error()) || !strings.Contains(line, "created") {
+	if !strings.Contains(line, fsstore.ErrMalformed.Error()) || !strings.Contains(line, "UTF-8") {
 		t.Errorf("got %q", line)
 	}
 }
@@ -247,7 +247,7 @@ func TestVersion(t *testing.T) {
 // still answers from the rest.
 func TestRetrieveReportsUnreadable(t *testing.T) {
 	dir := copySample(t)
-	if err := os.WriteFile(filepath.Join(dir, "notes", "broken.md"), []byte("---\ntags: [unclosed\n---\nquokka"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "notes", "broken.md"), []byte("quokka \xff") /* not UTF-8; broken front matter is read since issue 24 */, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o := newCLI(t, nil).run("--store", dir, "retrieve", "海边")
@@ -308,7 +308,7 @@ func TestStoredControlCharactersEscaped(t *testing.T) {
 func TestRetrieveSummarisesUnreadable(t *testing.T) {
 	dir := copySample(t)
 	for _, n := range []string{"broken1", "broken2", "broken3"} {
-		if err := os.WriteFile(filepath.Join(dir, "notes", n+".md"), []byte("---\ntags: [unclosed\n---\nquokka"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "notes", n+".md"), []byte("quokka \xff") /* not UTF-8; broken front matter is read since issue 24 */, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
-	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/setup"
 )
 
 type getOptions struct {
@@ -29,9 +31,10 @@ func newGetCmd(a *app) *cobra.Command {
 
 func (o *getOptions) run(cmd *cobra.Command, category, name string) error {
 	ctx := cmd.Context()
-	if err := store.ValidateKey(category, name); err != nil {
-		return err
-	}
+	return setup.ByName(category, name, func() error { return o.withMemory(ctx, category, name) })
+}
+
+func (o *getOptions) withMemory(ctx context.Context, category, name string) error {
 	return o.app.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
 		e, err := m.Get(ctx, category, name)
 		if err != nil {

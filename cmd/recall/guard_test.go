@@ -196,7 +196,7 @@ func toJSON(v any) string {
 // report store errors honestly).
 func TestServeHealthzCountsUnreadable(t *testing.T) {
 	dir := copySample(t)
-	if err := os.WriteFile(dir+"/notes/broken.md", []byte("---\ntags: [unclosed\n---\nbody"), 0o644); err != nil {
+	if err := os.WriteFile(dir+"/notes/broken.md", []byte("body \xff") /* not UTF-8; broken front matter is read since issue 24 */, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srv := newTestServer(t, openFS(t, dir, nil), "")

@@ -206,11 +206,12 @@ func TestImportVault(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := func(rel string) string { return filepath.Join(vault, filepath.FromSlash(rel)) }
+	// Names SPEC §1 refuses for new entries are mapped, and broken front
+	// matter is kept verbatim with a warning (issue 24: on main these three
+	// notes were skipped).
 	skips := []string{
-		"skipped " + p("Bad:Folder") + `: folder name: invalid category "Bad:Folder": contains ':'`,
-		"skipped " + p("people/bad:name.md") + `: invalid name "bad:name": contains ':'`,
-		"skipped " + p("people/broken.md") + ": front matter: ",
 		"skipped " + p("people/link.md") + ": is a symbolic link; links are not followed",
+		"warning: " + p("people/broken.md") + ": front matter: ",
 	}
 	const ignored = ", ignored 5 (2 in .obsidian, 1 in .trash, 1 attachment, 1 hidden)"
 	check := func(t *testing.T, o outcome, summary string) {
@@ -228,15 +229,15 @@ func TestImportVault(t *testing.T) {
 				t.Errorf("line %d = %q, want it to start with %q", i+1, report[i], w)
 			}
 		}
-		if !strings.HasSuffix(report[0], `; its 1 note is not imported (rename it to "Bad-Folder")`) || !strings.HasSuffix(report[1], `(rename it to "bad-name")`) {
-			t.Errorf("renames missing:\n%s", o.stderr)
+		if !strings.HasSuffix(report[1], "; kept verbatim, the note is imported without its properties") {
+			t.Errorf("warning:\n%s", o.stderr)
 		}
 	}
 	for backend, path := range emptyStores(t) {
 		t.Run(backend, func(t *testing.T) {
 			c := newCLI(t, nil)
-			check(t, c.run("--store", path, "import", "--category", "inbox", vault), "imported 3, unchanged 0, skipped 4")
-			wantLs := "inbox:inbox-note\npeople:alice\ntrips:kyoto\n"
+			check(t, c.run("--store", path, "import", "--category", "inbox", vault), "imported 6, unchanged 0, skipped 1")
+			wantLs := "Bad:Folder:x\ninbox:inbox-note\npeople:alice\npeople:bad:name\npeople:broken\ntrips:kyoto\n"
 			if got := c.ok("--store", path, "ls"); got != wantLs {
 				t.Errorf("ls = %q, want %q", got, wantLs)
 			}
@@ -261,7 +262,7 @@ func TestImportVault(t *testing.T) {
 			before := c.ok("--store", path, "get", "--json", "people", "alice")
 
 			// Again: nothing written.
-			check(t, c.run("--store", path, "import", "--category", "inbox", vault), "imported 0, unchanged 3, skipped 4")
+			check(t, c.run("--store", path, "import", "--category", "inbox", vault), "imported 0, unchanged 6, skipped 1")
 			if after := c.ok("--store", path, "get", "--json", "people", "alice"); after != before {
 				t.Errorf("an unchanged note was rewritten:\n%s\n%s", before, after)
 			}

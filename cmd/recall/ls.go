@@ -61,6 +61,7 @@ func (o *lsOptions) list(ctx context.Context, l service.Listing) error {
 		if err := o.write(ctx, st, l, list); err != nil {
 			return err
 		}
+		render.WriteFrontMatterWarnings(o.app.stderr, list)
 		return skips.Err("ls")
 	})
 }

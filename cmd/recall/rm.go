@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store"
 )
 
@@ -26,14 +27,13 @@ func newRmCmd(a *app) *cobra.Command {
 
 func (o *rmOptions) run(cmd *cobra.Command, category, name string) error {
 	ctx := cmd.Context()
-	if err := store.ValidateKey(category, name); err != nil {
-		return err
-	}
-	return o.app.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
-		if _, err := m.Delete(ctx, category, name); err != nil {
-			return err
-		}
-		fmt.Fprintf(o.app.stderr, "removed %s\n", store.Key{Category: category, Name: name})
-		return nil
+	return setup.ByName(category, name, func() error {
+		return o.app.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
+			if _, err := m.Delete(ctx, category, name); err != nil {
+				return err
+			}
+			fmt.Fprintf(o.app.stderr, "removed %s\n", store.Key{Category: category, Name: name})
+			return nil
+		})
 	})
 }

@@ -212,6 +212,7 @@ func (w *walker[T]) walk(dir string, cat []string, bad error) bool {
 			}
 		}
 		name, err := s.segment(dir, base, stem, "name")
+		name = store.EscapeName(name) // SPEC §1's name mapping (store/name.go)
 		if err == nil {
 			err = store.ValidateKey(category, name)
 		}
@@ -270,6 +271,7 @@ func (s *Store) subCategory(dir, base string, cat []string, bad error) ([]string
 		return cat, fmt.Errorf("folder %s is deeper than %d levels, the most a category has", filepath.Join(dir, base), store.MaxCategoryDepth)
 	}
 	seg, err := s.segment(dir, base, base, "category")
+	seg = store.EscapeName(seg)
 	if err == nil {
 		err = store.ValidateKey(strings.Join(append(cat[:len(cat):len(cat)], seg), "/"), "x")
 	}

@@ -63,6 +63,9 @@ func (s *Store) PutBatch(ctx context.Context, entries []store.Entry) error {
 		if err := store.Validate(e); err != nil {
 			return fmt.Errorf("put batch: entry %d: %w", i, err)
 		}
+		if err := checkKey(e.Category, e.Name); err != nil {
+			return fmt.Errorf("put batch: entry %d: %w", i, err)
+		}
 		if err := checkMeta(e.Meta); err != nil {
 			return fmt.Errorf("put batch: entry %d %s: %w", i, e.Key(), metaFieldError(err))
 		}
@@ -215,9 +218,9 @@ func (s *Store) checkBatchCase(es []store.Entry) error {
 	for _, e := range es {
 		var segs []string
 		if e.Category != RootCategory {
-			segs = strings.Split(e.Category, "/")
+			segs = strings.Split(store.CategoryPath(e.Category), "/")
 		}
-		segs = append(segs, e.Name+ext)
+		segs = append(segs, store.UnescapeName(e.Name)+ext)
 		for i := range segs {
 			p := strings.Join(segs[:i+1], "/")
 			f := strings.ToLower(strings.ToUpper(p))

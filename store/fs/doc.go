@@ -26,8 +26,8 @@
 // Unicode NFC (on a file system that keeps the forms apart, such as
 // Linux's), a folder more than store.MaxCategoryDepth levels deep, a
 // symbolic link, a named pipe or other non-regular file, a file whose
-// front matter or content is broken — so that ls and reindex can report
-// it.
+// content is broken (not UTF-8, too large) — so that ls and reindex can
+// report it.
 //
 // All walks depth first, in file-name order per folder. AllSorted
 // (store.Sorter, what an export uses) yields the same items in identity
@@ -39,9 +39,15 @@
 // # Names
 //
 // Category and name are normalised to NFC on every call (store.Normalize),
-// and Put writes only names that pass store.Validate. Get, Delete and All
-// accept names written under older, looser rules (a trailing '.' or space,
-// a Windows device name), so old notes stay readable and removable.
+// and Put writes only names that pass store.Validate. A file or folder
+// whose name SPEC §1 refuses for new entries ("What is it?.md", "Notes..md",
+// "Q3: plan/") is a note all the same: its identity is the name mapped by
+// store.EscapeName ("What is it%3F"), and the entry's file is
+// store.UnescapeName of the identity, so a write goes back to that file.
+// Get, Update, Delete and Path accept the name as written too
+// (store.NameKey). Front matter that does not parse is kept verbatim (see
+// store.UnparsedFrontMatter and UnparsedProblem): the note is read, and a
+// write that keeps that value keeps the block byte for byte.
 //
 // On a case-insensitive file system (the macOS and Windows defaults, FAT),
 // "Note.md" and "note.md" are one file. There Put refuses, with a

@@ -40,6 +40,13 @@ const maxMetaDepth = 20000
 // by a second "---" line, has no front matter: all of it is content.
 // Errors concern the front matter only and carry a line number counted
 // from the top of the file.
+//
+// Front matter that does not parse (YAML that strict YAML refuses, such
+// as "excerpt: a: b" or a template's "{{title}}", or values recall cannot
+// read, such as "created: soon") is not an error: the note is read with
+// the block kept verbatim, delimiter lines included, as the one metadata
+// key store.UnparsedFrontMatter, and its body as content (see
+// UnparsedProblem for why it did not parse).
 func parseFile(b []byte) (store.Meta, string, error) {
 	fm, body, ok := splitFrontMatter(b)
 	if !ok {
@@ -47,9 +54,61 @@ func parseFile(b []byte) (store.Meta, string, error) {
 	}
 	m, err := parseMeta(fm)
 	if err != nil {
-		return store.Meta{}, "", fmt.Errorf("front matter: %w", err)
+		block := string(b[:len(b)-len(body)])
+		return store.Meta{Extra: map[string]any{store.UnparsedFrontMatter: block}}, string(body), nil
 	}
 	return m, string(body), nil
+}
+
+// UnparsedProblem says why the front matter block kept verbatim in
+// m (see parseFile) does not parse: "" when m holds none.
+func UnparsedProblem(m store.Meta) string {
+	block, ok := unparsedBlock(m)
+	if !ok {
+		return ""
+	}
+	fm, _, _ := splitFrontMatter([]byte(block))
+	if _, err := parseMeta(fm); err != nil {
+		return "front matter: " + err.Error()
+	}
+	return ""
+}
+
+// unparsedBlock returns the verbatim front matter m holds: a string under
+// store.UnparsedFrontMatter that is a front matter block that does not
+// parse. Any other value under that key is an ordinary key.
+func unparsedBlock(m store.Meta) (string, bool) {
+	block, ok := m.Extra[store.UnparsedFrontMatter].(string)
+	if !ok {
+		return "", false
+	}
+	fm, body, ok := splitFrontMatter([]byte(block))
+	if !ok || len(body) != 0 {
+		return "", false
+	}
+	if _, err := parseMeta(fm); err == nil {
+		return "", false
+	}
+	return block, true
+}
+
+// renderUnparsed writes a note whose front matter was kept verbatim: the
+// block byte for byte, then content. It refuses metadata that the block
+// cannot hold (tags, a date, other keys): recall cannot edit YAML it cannot
+// read. Created and updated are not written (the note had none it could
+// read). ok is false when m holds no verbatim block.
+func renderUnparsed(m store.Meta, content string) (b []byte, ok bool, err error) {
+	block, ok := unparsedBlock(m)
+	if !ok {
+		return nil, false, nil
+	}
+	if len(m.Tags) > 0 || !m.Date.IsZero() || len(m.Extra) > 1 {
+		return nil, true, &metaError{"front matter", "is not valid YAML (" + UnparsedProblem(m) + "), so recall keeps it verbatim and cannot add tags, a date or keys to it; fix it by hand first"}
+	}
+	if !strings.HasSuffix(block, "\n") && content != "" {
+		block += "\n" // the block ended the file
+	}
+	return append([]byte(block), content...), true, nil
 }
 
 // splitFrontMatter returns the YAML between the delimiter lines and the
@@ -254,6 +313,9 @@ func checkMeta(m store.Meta) error {
 // content always reads back byte for byte. Keys come in a fixed order:
 // tags, created, updated, date, then the extra keys sorted.
 func renderFile(m store.Meta, content string) ([]byte, error) {
+	if b, ok, err := renderUnparsed(m, content); ok {
+		return b, err
+	}
 	if m.IsZero() && !needsFrontMatter(content) {
 		return []byte(content), nil
 	}

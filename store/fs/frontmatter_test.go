@@ -103,6 +103,8 @@ func TestFrontMatterRoundTrip(t *testing.T) {
 	}
 }
 
+// Front matter that does not parse is kept verbatim (issue 24; it was an
+// error until then), and UnparsedProblem says why, with the file's line.
 func TestFrontMatterErrors(t *testing.T) {
 	tests := []struct {
 		file string
@@ -117,9 +119,13 @@ func TestFrontMatterErrors(t *testing.T) {
 		{"bad-tags.md", "tags: line 2: is a mapping, want a list"},
 	}
 	for _, tc := range tests {
-		_, _, err := parseFile(readFixture(t, tc.file))
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error = %v, want one containing %q", tc.file, err, tc.want)
+		b := readFixture(t, tc.file)
+		m, content, err := parseFile(b)
+		if p := UnparsedProblem(m); err != nil || !strings.Contains(p, tc.want) {
+			t.Errorf("%s: problem = %q, %v, want one containing %q", tc.file, p, err, tc.want)
+		}
+		if block, _ := m.Extra[store.UnparsedFrontMatter].(string); block+content != string(b) {
+			t.Errorf("%s: block %q and content %q are not the file", tc.file, block, content)
 		}
 	}
 }
@@ -213,6 +219,10 @@ func FuzzFrontMatter(f *testing.F) {
 			}
 			if out2, err := renderFile(m2, content2); err != nil || !bytes.Equal(out, out2) {
 				t.Fatalf("render not stable:\n%q\n%q (%v)", out, out2, err)
+			}
+			// Front matter kept verbatim (issue 24) is written back byte for byte.
+			if _, ok := unparsedBlock(m); ok && !bytes.Equal(out, []byte(file)) && strings.HasSuffix(file, "\n") {
+				t.Fatalf("kept front matter of %q rendered as %q", file, out)
 			}
 		}
 

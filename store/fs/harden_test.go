@@ -241,20 +241,26 @@ func TestPutDeleteNestedRace(t *testing.T) {
 }
 
 // Notes written under older, looser name rules stay readable and
-// removable; only new writes follow the new rules.
+// removable, under the identities of SPEC §1's name mapping (issue 24:
+// until then they were "a:trailing " and so on, which an import could not
+// write); only new writes of the names as written follow the new rules.
 func TestLegacyNamesReadable(t *testing.T) {
 	s := openTemp(t)
 	for _, p := range []string{"con/x.md", "a/trailing..md", "a/trailing .md", "a/nul.md"} {
 		writeFile(t, filepath.Join(s.root, filepath.FromSlash(p)), "old "+p)
 	}
 	all, errs := collect(t, s)
-	want := []string{"a:nul", "a:trailing ", "a:trailing.", "con:x"}
+	want := []string{"%63on:x", "a:%6Eul", "a:trailing%20", "a:trailing%2E"}
 	if got := keys(all); !slices.Equal(got, want) || len(errs) != 0 {
 		t.Errorf("All = %q, %v; want %q", got, errs, want)
 	}
-	for _, k := range [][2]string{{"con", "x"}, {"a", "trailing."}, {"a", "trailing "}, {"a", "nul"}} {
-		if _, err := s.Get(ctx, k[0], k[1]); err != nil {
-			t.Errorf("Get %q:%q: %v", k[0], k[1], err)
+	for i, k := range [][2]string{{"con", "x"}, {"a", "trailing."}, {"a", "trailing "}, {"a", "nul"}} {
+		id := strings.SplitN(want[[]int{0, 3, 2, 1}[i]], ":", 2)
+		for _, spelling := range [][2]string{k, {id[0], id[1]}} {
+			e, err := s.Get(ctx, spelling[0], spelling[1])
+			if err != nil || e.Key().String() != strings.Join(id, ":") {
+				t.Errorf("Get %q:%q = %s, %v; want %s", spelling[0], spelling[1], e.Key(), err, strings.Join(id, ":"))
+			}
 		}
 		if err := s.Put(ctx, store.Entry{Category: k[0], Name: k[1], Content: "new"}); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("Put %q:%q = %v, want ErrInvalid", k[0], k[1], err)

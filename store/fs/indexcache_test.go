@@ -37,7 +37,7 @@ func TestAllStampedFollowsAll(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("a/broken.md", "---\ntags: [x\n---\n")
+	write("a/broken.md", "bad \xff byte")
 	write("_root/inside.md", "cannot be mapped")
 	write("bad\x01/x.md", "cannot be mapped")
 	write(".hidden/x.md", "skipped")

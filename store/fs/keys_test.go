@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/store"
@@ -27,12 +28,12 @@ func TestKeysReportsLikeAll(t *testing.T) {
 	mustPut("a", "good")
 	mustPut("a/b", "deep")
 	mustPut(RootCategory, "top")
-	writeFile(t, filepath.Join(root, "a", "bad:name.md"), "x")                             // a name the rules refuse
-	writeFile(t, filepath.Join(root, "bad|folder", "inside.md"), "x")                      // a folder that cannot be a category
-	writeFile(t, filepath.Join(root, RootCategory, "lost.md"), "x")                        // a note in a folder named _root
-	writeFile(t, filepath.Join(root, "a", "broken.md"), "---\ntags: [unclosed\n---\nbody") // broken front matter
-	writeFile(t, filepath.Join(root, "a", "attachment.png"), "x")                          // not a note: ignored
-	writeFile(t, filepath.Join(root, "a", ".hidden.md"), "x")                              // hidden: ignored
+	writeFile(t, filepath.Join(root, "a", strings.Repeat("n", store.MaxNameBytes+1)+".md"), "x")   // a name the rules refuse
+	writeFile(t, filepath.Join(root, strings.Repeat("f", store.MaxNameBytes+1), "inside.md"), "x") // a folder that cannot be a category
+	writeFile(t, filepath.Join(root, RootCategory, "lost.md"), "x")                                // a note in a folder named _root
+	writeFile(t, filepath.Join(root, "a", "broken.md"), "bad \xff byte")                           // content that cannot be read
+	writeFile(t, filepath.Join(root, "a", "attachment.png"), "x")                                  // not a note: ignored
+	writeFile(t, filepath.Join(root, "a", ".hidden.md"), "x")                                      // hidden: ignored
 	if runtime.GOOS != "windows" {
 		if err := os.Symlink(filepath.Join(root, "a", "good.md"), filepath.Join(root, "a", "link.md")); err != nil {
 			t.Fatal(err)

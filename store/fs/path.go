@@ -46,12 +46,13 @@ var (
 	errNotFolder  = errors.New("is a file where a category folder belongs")
 )
 
-// relDir is the folder of category below the root, in the OS's syntax.
+// relDir is the folder of category below the root, in the OS's syntax:
+// each level as written (store.CategoryPath undoes the name mapping).
 func relDir(category string) string {
 	if category == RootCategory {
 		return ""
 	}
-	return filepath.FromSlash(category)
+	return filepath.FromSlash(store.CategoryPath(category))
 }
 
 // checkRoot reports whether the root folder is still there and is the one
@@ -81,7 +82,7 @@ func (s *Store) walkDir(category string) (string, error) {
 		return dir, nil
 	}
 	for _, seg := range strings.Split(category, "/") {
-		dir = filepath.Join(dir, seg)
+		dir = filepath.Join(dir, store.UnescapeName(seg))
 		fi, err := os.Lstat(dir)
 		switch {
 		case err != nil:
@@ -148,9 +149,9 @@ func (s *Store) checkCase(e store.Entry) error {
 	dir := s.root
 	var segs []string
 	if e.Category != RootCategory {
-		segs = strings.Split(e.Category, "/")
+		segs = strings.Split(store.CategoryPath(e.Category), "/")
 	}
-	for i, seg := range append(segs, e.Name+ext) {
+	for i, seg := range append(segs, store.UnescapeName(e.Name)+ext) {
 		found, err := spelling(dir, seg)
 		if err != nil || found == "" {
 			return nil // missing from here down: nothing to clash with

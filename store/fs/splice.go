@@ -255,6 +255,9 @@ func encodeMapping(key string, n *yaml.Node) (string, error) {
 // values change; ok is false when it cannot, and the caller renders the
 // canonical form. oldMeta is old parsed.
 func spliceFile(old []byte, oldMeta, m store.Meta, content string) (b []byte, ok bool) {
+	if _, unparsed := unparsedBlock(oldMeta); unparsed {
+		return nil, false // kept verbatim by renderFile, or refused
+	}
 	fm, _, hasFM := splitFrontMatter(old)
 	if !hasFM {
 		return nil, false

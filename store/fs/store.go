@@ -137,15 +137,41 @@ func Open(root string, opts *Options) (*Store, error) {
 // touching the disk: <root>/<category levels>/<name>.md, or
 // <root>/<name>.md for RootCategory.
 func (s *Store) Path(category, name string) (string, error) {
-	category, name = store.NormalizeKey(category, name)
-	if err := store.ValidateKey(category, name); err != nil {
+	category, name = lookupKey(category, name)
+	if err := checkKey(category, name); err != nil {
 		return "", err
 	}
 	return s.path(category, name), nil
 }
 
+// lookupKey is the identity a lookup (Get, Update, Delete, Path) means:
+// NFC, and a name or category level given as written ("What is it?")
+// mapped as All maps it (store.NameKey). Both spellings reach one file.
+func lookupKey(category, name string) (string, string) {
+	category, name = store.NormalizeKey(category, name)
+	return store.CategoryKey(category), store.NameKey(name)
+}
+
+// checkKey is store.ValidateKey plus the one rule of this OS: on Windows a
+// name or level as written (store.UnescapeName) must not hold '\', its
+// path separator.
+func checkKey(category, name string) error {
+	if err := store.ValidateKey(category, name); err != nil {
+		return err
+	}
+	if filepath.Separator == '/' {
+		return nil
+	}
+	for field, v := range map[string]string{"category": store.CategoryPath(category), "name": store.UnescapeName(name)} {
+		if strings.ContainsRune(v, filepath.Separator) {
+			return &store.FieldError{Field: field, Value: v, Reason: "holds '\\', the path separator of this system"}
+		}
+	}
+	return nil
+}
+
 func (s *Store) path(category, name string) string {
-	return filepath.Join(s.root, relDir(category), name+ext)
+	return filepath.Join(s.root, relDir(category), store.UnescapeName(name)+ext)
 }
 
 // check is the prologue of every method: the store is open, ctx is live
@@ -174,8 +200,8 @@ func (s *Store) Get(ctx context.Context, category, name string) (store.Entry, er
 	if err := s.check(ctx, "get"); err != nil {
 		return store.Entry{}, err
 	}
-	category, name = store.NormalizeKey(category, name)
-	if err := store.ValidateKey(category, name); err != nil {
+	category, name = lookupKey(category, name)
+	if err := checkKey(category, name); err != nil {
 		return store.Entry{}, err
 	}
 	e, err := s.read(category, name)
@@ -200,6 +226,9 @@ func (s *Store) Put(ctx context.Context, e store.Entry) error {
 	if err := store.Validate(e); err != nil {
 		return err
 	}
+	if err := checkKey(e.Category, e.Name); err != nil {
+		return err
+	}
 	if err := checkMeta(e.Meta); err != nil {
 		return metaFieldError(err)
 	}
@@ -220,8 +249,8 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 	if err := s.check(ctx, "update"); err != nil {
 		return err
 	}
-	category, name = store.NormalizeKey(category, name)
-	if err := store.ValidateKey(category, name); err != nil {
+	category, name = lookupKey(category, name)
+	if err := checkKey(category, name); err != nil {
 		return err
 	}
 	key := store.Key{Category: category, Name: name}
@@ -373,8 +402,8 @@ func (s *Store) readOld(path string, exists bool) ([]byte, store.Meta, bool) {
 	if err != nil {
 		return nil, store.Meta{}, false
 	}
-	m, _, err := parseFile(b)
-	if err != nil {
+	m, content, err := parseFile(b)
+	if err != nil || store.ValidateContent(content) != nil {
 		return nil, store.Meta{}, false
 	}
 	return b, m, true
@@ -396,8 +425,8 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	if err := s.check(ctx, "delete"); err != nil {
 		return err
 	}
-	category, name = store.NormalizeKey(category, name)
-	if err := store.ValidateKey(category, name); err != nil {
+	category, name = lookupKey(category, name)
+	if err := checkKey(category, name); err != nil {
 		return err
 	}
 	key := store.Key{Category: category, Name: name}

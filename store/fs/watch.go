@@ -387,7 +387,14 @@ func (s *Store) keyOf(path string) (store.Key, bool) {
 	if dir == "" { // a note in the root folder itself
 		dir = RootCategory
 	}
-	return store.Key{Category: dir, Name: strings.TrimSuffix(base, ext)}, true
+	if dir != RootCategory {
+		segs := strings.Split(dir, "/")
+		for i, seg := range segs {
+			segs[i] = store.EscapeName(seg)
+		}
+		dir = strings.Join(segs, "/")
+	}
+	return store.Key{Category: dir, Name: store.EscapeName(strings.TrimSuffix(base, ext))}, true
 }
 
 // release gives the Store back its watch slot.
