@@ -151,7 +151,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if o.History == 0 {
 		o.History = DefaultHistory
 	}
-	if err := verifyFile(path); err != nil {
+	if err := verifyOnce(path); err != nil {
 		return nil, fmt.Errorf("open %s: store file %s is %w: %v; restore it from a backup", path, path, store.ErrCorrupt, err)
 	}
 	var db *bbolt.DB
