@@ -86,7 +86,7 @@ func TestOpenInPlace(t *testing.T) {
 		{Category: "b", Name: "one", Content: "brown dogs and quick foxes"},
 	}
 	data := alignedCopy(Encode(Build(5, EnglishStop(), in), nil))
-	s, _, err := Open(data, EnglishStop(), 5)
+	s, _, err := Open(data, EnglishStop(), 5, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestOpenInPlace(t *testing.T) {
 	if answers(w) != answers(ref) || answers(w.Compact()) != answers(ref) {
 		t.Fatal("a snapshot on an opened copy answers otherwise than a build")
 	}
-	if _, _, err := Open(data[1:], EnglishStop(), 5); !errors.Is(err, ErrPersisted) {
+	if _, _, err := Open(data[1:], EnglishStop(), 5, nil); !errors.Is(err, ErrPersisted) {
 		t.Fatalf("unaligned data: err %v", err)
 	}
 }

@@ -56,7 +56,7 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 	if len(data) < persistHeader || string(data[:8]) != string(persistMagic) {
 		return nil, nil, fmt.Errorf("%w: not a persisted index", ErrPersisted)
 	}
-	return Open(alignedCopy(data), tok, rev)
+	return Open(alignedCopy(data), tok, rev, nil)
 }
 
 // reader decodes the payload; the first error sticks and zero values
