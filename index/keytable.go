@@ -1,7 +1,5 @@
 package index
 
-import "hash/maphash"
-
 // keyTable maps identities to base document ords. It is an open-addressed
 // table of ord+1 (0 = empty) with linear probing at a load of at most three
 // quarters; the identities themselves are read from the documents, so it
@@ -10,6 +8,7 @@ import "hash/maphash"
 type keyTable struct {
 	slots []uint32
 	mask  uint64
+	hash  strHasher
 }
 
 func newKeyTable(n int) keyTable {
@@ -17,9 +16,9 @@ func newKeyTable(n int) keyTable {
 	return keyTable{slots: make([]uint32, size), mask: uint64(size - 1)}
 }
 
-// keyHash hashes an identity (maphash: the table is never persisted).
-func keyHash(category, name string) uint64 {
-	return maphash.String(termSeed, name) ^ maphash.String(termSeed, category)*0x9e3779b97f4a7c15
+// keyHash hashes an identity.
+func keyHash(h strHasher, category, name string) uint64 {
+	return h.str(name) ^ h.str(category)*0x9e3779b97f4a7c15
 }
 
 // find returns the ord of the document with the identity among docs.
@@ -27,7 +26,7 @@ func (t *keyTable) find(docs []Doc, category, name string) (uint32, bool) {
 	if len(t.slots) == 0 {
 		return 0, false
 	}
-	for i := keyHash(category, name) & t.mask; ; i = (i + 1) & t.mask {
+	for i := keyHash(t.hash, category, name) & t.mask; ; i = (i + 1) & t.mask {
 		v := t.slots[i]
 		if v == 0 {
 			return 0, false
@@ -42,7 +41,7 @@ func (t *keyTable) find(docs []Doc, category, name string) (uint32, bool) {
 // docs already has it: then it returns that one's ord and false.
 func (t *keyTable) add(docs []Doc, ord uint32) (uint32, bool) {
 	category, name := docs[ord].Category, docs[ord].Name
-	for i := keyHash(category, name) & t.mask; ; i = (i + 1) & t.mask {
+	for i := keyHash(t.hash, category, name) & t.mask; ; i = (i + 1) & t.mask {
 		v := t.slots[i]
 		if v == 0 {
 			t.slots[i] = ord + 1

@@ -1,9 +1,6 @@
 package index
 
-import (
-	"hash/maphash"
-	"slices"
-)
+import "slices"
 
 // The name index: which documents hold a name, whatever their category.
 // Link resolution needs it (SPEC §7 step 3: a bare [[name]] resolves to
@@ -23,19 +20,17 @@ type baseNames struct {
 	slots []uint32
 	mask  uint64
 	dups  map[string][]uint32
+	hash  strHasher
 }
 
 const nameShared = 1 << 31
-
-// nameHash is the table's hash (maphash: the table is never persisted).
-func nameHash(name string) uint64 { return maphash.String(termSeed, name) }
 
 // find returns the slot of name, or the empty slot where it would go.
 func (ns *baseNames) find(docs []Doc, name string) (slot uint64, found bool) {
 	if len(ns.slots) == 0 {
 		return 0, false
 	}
-	for i := nameHash(name) & ns.mask; ; i = (i + 1) & ns.mask {
+	for i := ns.hash.str(name) & ns.mask; ; i = (i + 1) & ns.mask {
 		v := ns.slots[i] &^ nameShared
 		if v == 0 {
 			return i, false
@@ -47,9 +42,12 @@ func (ns *baseNames) find(docs []Doc, name string) (slot uint64, found bool) {
 }
 
 // indexNames fills seg.names from seg.docs.
-func (seg *segment) indexNames() {
+func (seg *segment) indexNames() { seg.indexNamesWith(strHasher{}) }
+
+// indexNamesWith fills seg.names from seg.docs with the hash h.
+func (seg *segment) indexNamesWith(h strHasher) {
 	size := termDictSize(len(seg.docs))
-	seg.names = baseNames{slots: make([]uint32, size), mask: uint64(size - 1)}
+	seg.names = baseNames{slots: make([]uint32, size), mask: uint64(size - 1), hash: h}
 	for i := range seg.docs {
 		name := seg.docs[i].Name
 		slot, found := seg.names.find(seg.docs, name)

@@ -220,48 +220,32 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// TestDecodeRejectsWrappedPostings: a posting list whose doc gaps wrap
-// around 64 bits (so it goes back to an earlier document) is refused, like
-// any other out-of-order list, even under a right checksum.
+// TestDecodeRejectsWrappedPostings: a posting list that goes back to an
+// earlier document, or past the last one, is refused, like any other
+// out-of-order list, even under a right checksum.
 func TestDecodeRejectsWrappedPostings(t *testing.T) {
 	tok := EnglishStop()
-	encode := func(gaps ...uint64) []byte {
-		b := binary.AppendUvarint(nil, 0) // revision
-		b = appendBytes(b, tok.Name())
-		b = appendBytes(b, "")
-		b = binary.AppendUvarint(b, 2)                             // documents
-		b = binary.AppendUvarint(b, uint64(len("aonefoxatwofox"))) // their text
-		b = append(b, "aonefoxatwofox"...)
-		for range 2 { // category, name, content lengths; |D|; tokens; no date
-			for _, v := range []uint64{1, 3, 3, 1, 1, 0} {
-				b = binary.AppendUvarint(b, v)
-			}
-		}
-		b = binary.AppendUvarint(b, 0) // no extras
-		b = binary.AppendUvarint(b, 0) // no aliases
-		b = binary.AppendUvarint(b, 0) // no titles ("aone", "atwo" would have some; none is checked)
-		b = binary.AppendUvarint(b, 1) // terms
-		b = binary.AppendUvarint(b, uint64(len(gaps)))
-		b = binary.AppendUvarint(b, 3) // the terms' text
-		b = append(b, "fox"...)
-		b = binary.AppendUvarint(b, 3) // the term's length
-		b = binary.AppendUvarint(b, uint64(len(gaps)))
-		for _, g := range gaps {
-			b = binary.AppendUvarint(b, g)
-			b = binary.AppendUvarint(b, 1) // tf
-		}
-		data := make([]byte, persistHeader, persistHeader+len(b))
-		copy(data, persistMagic)
-		binary.LittleEndian.PutUint32(data[8:], PersistVersion)
-		binary.LittleEndian.PutUint32(data[12:], crc32.Checksum(b, castagnoli))
-		binary.LittleEndian.PutUint64(data[16:], uint64(len(b)))
-		return append(data, b...)
-	}
-	if _, _, err := Decode(encode(0, 1), tok, 0); err != nil {
+	s := Build(0, tok, []Input{{Category: "a", Name: "one", Content: "fox"}, {Category: "a", Name: "two", Content: "fox"}})
+	data := Encode(s, nil)
+	if _, _, err := Decode(data, tok, 0); err != nil {
 		t.Fatalf("docs 0 and 1: %v", err)
 	}
-	if _, _, err := Decode(encode(1, math.MaxUint64), tok, 0); !errors.Is(err, ErrPersisted) {
-		t.Fatalf("doc 1, then 1 + (2^64 - 1) = 0: err %v, want ErrPersisted", err)
+	for name, docs := range map[string][2]uint32{"1, 0": {1, 0}, "0, 0": {0, 0}, "0, 2": {0, 2}, "0, 2^32-1": {0, math.MaxUint32}} {
+		d := bytes.Clone(data)
+		secs, err := sections(d[persistHeader:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, ok := s.base.terms.id("fox")
+		if !ok || s.base.listLen(id) != 2 {
+			t.Fatal("no list of two for fox")
+		}
+		pd := secs[secPDocs][4*s.base.starts[id]:]
+		binary.LittleEndian.PutUint32(pd, docs[0])
+		binary.LittleEndian.PutUint32(pd[4:], docs[1])
+		if _, _, err := Decode(reseal(d), tok, 0); !errors.Is(err, ErrPersisted) {
+			t.Fatalf("docs %s: err %v, want ErrPersisted", name, err)
+		}
 	}
 }
 

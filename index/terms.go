@@ -1,7 +1,6 @@
 package index
 
 import (
-	"errors"
 	"hash/maphash"
 	"math"
 )
@@ -24,14 +23,12 @@ type termDict struct {
 	ends  []uint32
 	slots []uint32
 	mask  uint64
+	hash  strHasher // maphash for a dictionary built here (strhash.go)
 }
 
-// termSeed seeds the table's hash. The table is never persisted (a load
-// rebuilds it), so the seed may differ between processes.
+// termSeed seeds the tables' hash when they are built in this process
+// (strhash.go): a persisted copy lays out its own under a fixed hash.
 var termSeed = maphash.MakeSeed()
-
-// errDuplicateTerm is what a load reports for a term met twice.
-var errDuplicateTerm = errors.New("duplicate term")
 
 // termDictSize is the number of slots (a power of two) of an open-addressed
 // table for n keys at a load of at most three quarters.
@@ -73,7 +70,7 @@ func (d *termDict) id(t string) (uint32, bool) {
 	if len(d.slots) == 0 {
 		return 0, false
 	}
-	for i := maphash.String(termSeed, t) & d.mask; ; i = (i + 1) & d.mask {
+	for i := d.hash.str(t) & d.mask; ; i = (i + 1) & d.mask {
 		v := d.slots[i]
 		if v == 0 {
 			return 0, false
@@ -89,7 +86,7 @@ func (d *termDict) add(t string) (id uint32, added bool) {
 	if (len(d.ends)+1)*4 > len(d.slots)*3 {
 		d.grow()
 	}
-	i := maphash.String(termSeed, t) & d.mask
+	i := d.hash.str(t) & d.mask
 	for ; ; i = (i + 1) & d.mask {
 		v := d.slots[i]
 		if v == 0 {
@@ -109,33 +106,13 @@ func (d *termDict) add(t string) (id uint32, added bool) {
 	return id, true
 }
 
-// addNew adds term text t (already appended to d.text, ending at end) as
-// the next id; it fails when t is already there. For a load, which knows
-// every term is new and has their texts in one block.
-func (d *termDict) addNew(end uint32) error {
-	id := uint32(len(d.ends))
-	d.ends = append(d.ends, end)
-	t := d.term(id)
-	for i := maphash.Bytes(termSeed, t) & d.mask; ; i = (i + 1) & d.mask {
-		v := d.slots[i]
-		if v == 0 {
-			d.slots[i] = id + 1
-			return nil
-		}
-		if string(d.term(v-1)) == string(t) {
-			d.ends = d.ends[:id]
-			return errDuplicateTerm
-		}
-	}
-}
-
 // grow doubles the table (or sizes an empty one) and rehashes every term.
 func (d *termDict) grow() {
 	size := max(2*len(d.slots), termDictSize(len(d.ends)+1))
 	d.slots = make([]uint32, size)
 	d.mask = uint64(size - 1)
 	for id := range d.ends {
-		i := maphash.Bytes(termSeed, d.term(uint32(id))) & d.mask
+		i := d.hash.bytes(d.term(uint32(id))) & d.mask
 		for d.slots[i] != 0 {
 			i = (i + 1) & d.mask
 		}

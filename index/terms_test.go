@@ -106,8 +106,11 @@ func reseal(b []byte) []byte {
 }
 
 // TestPersistRejectsDamagedPayload changes the payload under a valid
-// checksum: a term twice must be refused, and no change of any byte may
-// panic or give a snapshot whose dictionary disagrees with itself.
+// checksum (what Encode never writes: a bug, another build's layout): no
+// change of any byte may panic, in the load or in the queries after it.
+// Damage itself is what the checksum refuses (TestDecodeEveryByteDamaged);
+// since format 6 the load no longer re-hashes every term, so a term table
+// that is wrong under a right checksum (a term twice) is not refused.
 func TestPersistRejectsDamagedPayload(t *testing.T) {
 	s := Build(7, Spec(), []Input{
 		{Category: "c", Name: "n1", Content: "alpha beta"},
@@ -116,17 +119,6 @@ func TestPersistRejectsDamagedPayload(t *testing.T) {
 	data := Encode(s, nil)
 	if _, _, err := Decode(reseal(bytes.Clone(data)), Spec(), 7); err != nil {
 		t.Fatal(err)
-	}
-	// The term block reads n1 alpha beta n2 alphb gamma 数据: make the
-	// fourth term n1 again.
-	i := bytes.Index(data, []byte("betan2alphb"))
-	if i < 0 {
-		t.Fatalf("term block not found in %q", data)
-	}
-	dup := bytes.Clone(data)
-	dup[i+5] = '1'
-	if _, _, err := Decode(reseal(dup), Spec(), 7); !errors.Is(err, ErrPersisted) {
-		t.Fatalf("duplicate term: err %v, want ErrPersisted", err)
 	}
 	for pos := persistHeader; pos < len(data); pos++ {
 		for _, x := range []byte{0x01, 0x10, 0x80, 0xff} {
@@ -141,10 +133,14 @@ func TestPersistRejectsDamagedPayload(t *testing.T) {
 			}
 			for id := range got.base.terms.Len() {
 				term := string(got.base.terms.term(uint32(id)))
-				if j, ok := got.base.terms.id(term); !ok || j != uint32(id) {
-					t.Fatalf("byte %d ^ %#x: loaded term %q has id %d, lookup gives %d, %v", pos, x, term, id, j, ok)
-				}
+				got.Search(got.Terms(term), 0)
 			}
+			got.Search(got.Terms("alpha beta gamma 数据"), 1)
+			got.Docs(func(d *Doc) bool {
+				got.Lookup(d.Category, d.Name)
+				got.LookupName(d.Name)
+				return true
+			})
 			if got.base.terms.Len() != got.base.nTerms() {
 				t.Fatalf("byte %d ^ %#x: %d terms, %d lists", pos, x, got.base.terms.Len(), got.base.nTerms())
 			}

@@ -102,8 +102,18 @@
 // takes that copy instead of reading and analysing every entry when
 // index.Decode accepts it (length, CRC-32C, format version, analyzer
 // name, revision) and it was made at the store's current revision; a
-// store that is also a store.IndexViewer (bolt) lends the copy in place,
-// and it is decoded there, under the store's read transaction. A copy
+// store that is also a store.IndexMapper (bolt, on Linux) maps the copy
+// read-only and the snapshot points into the mapping (index.Open): nothing
+// is decoded or copied, the heap holds one record per document, and the
+// pages a query does not touch stay out of the process's memory (the
+// store drops them from the resident set once they are checked). The
+// mapping's lifetime needs no rule of the engine's: the store never
+// unmaps it, and never frees or rewrites the copy's pages while the
+// process lives, so a snapshot built on it, any snapshot published from
+// it, and any string of a result stay valid after Close too. A store that
+// is a store.IndexViewer only (or a copy too small to have pages of its
+// own) lends the copy in place, and it is decoded there, under the
+// store's read transaction. A copy
 // made at an earlier revision (a bolt file after a `recall add`, or a
 // server that took writes) is brought up to date instead of rebuilt when
 // the store's change feed names every entry written since it (bolt keeps

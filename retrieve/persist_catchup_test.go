@@ -212,10 +212,12 @@ func TestPersistedIndexCatchesUp(t *testing.T) {
 	}
 	st.Close()
 	damage(t, path, func(tx *bbolt.Tx) error {
-		b := tx.Bucket([]byte("recall.index"))
-		v := bytes.Clone(b.Get([]byte("snapshot")))
+		// The layout of store/bolt/indexcache.go: "current" names the
+		// copy's bucket, which holds it under "copydata".
+		b := tx.Bucket([]byte("recall.index")).Bucket(tx.Bucket([]byte("recall.index")).Get([]byte("current")))
+		v := bytes.Clone(b.Get([]byte("copydata")))
 		v[len(v)/2] ^= 1
-		return b.Put([]byte("snapshot"), v)
+		return b.Put([]byte("copydata"), v)
 	})
 	st = open(0)
 	check(st, "a damaged copy behind the store", nil)

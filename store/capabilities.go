@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"io"
 	"iter"
 )
@@ -168,6 +169,29 @@ type IndexViewer interface {
 	// it or keep it, or anything sharing its memory.
 	ViewIndex(ctx context.Context, fn func(data []byte, rev uint64)) error
 }
+
+// IndexMapper is an IndexCache that lends its copy as a read-only memory
+// mapping that stays valid for the rest of the process, so that a reader
+// points into it instead of decoding or copying it (bolt: the copy's pages
+// of the file, which the store then never frees or rewrites while the
+// process lives; the page cache holds them, not the heap).
+type IndexMapper interface {
+	// MapIndex calls open with the copy, mapped, and the revision it was
+	// made at, as LoadIndex returns them; it does not call it when there
+	// is no copy, and returns an error wrapping ErrNotMapped when the copy
+	// cannot be mapped here (read it with LoadIndex or ViewIndex then).
+	// When open returns nil, data stays readable and unchanged until the
+	// process exits, and open may keep it and anything pointing into it;
+	// when open returns an error, it must keep nothing of data. open may
+	// call release with parts of data it has read and does not need soon:
+	// their pages leave the process's resident set (they stay readable and
+	// come back when touched).
+	MapIndex(ctx context.Context, open func(data []byte, rev uint64, release func(read []byte)) error) error
+}
+
+// ErrNotMapped is wrapped by IndexMapper.MapIndex when the copy cannot be
+// mapped (a platform without it, a copy laid out unaligned).
+var ErrNotMapped = errors.New("index copy not mappable")
 
 // Sorter yields every entry in identity order (category, then name,
 // compared bytewise as Go compares strings), so that an export streams

@@ -102,7 +102,8 @@ func (o Options) Validate() error {
 // Store is a store.Store kept in one bbolt file. It is safe for concurrent
 // use by multiple goroutines; only one process can have the file open.
 type Store struct {
-	path string
+	path  string
+	ident fileIdent // the file's device and inode (indexmap.go)
 
 	// mu guards closed. Every method holds it for reading while it uses db,
 	// so Close (which takes it for writing) never pulls the file from
@@ -151,7 +152,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if o.History == 0 {
 		o.History = DefaultHistory
 	}
-	if err := verifyFile(path); err != nil {
+	if err := verifyOnce(path); err != nil {
 		return nil, fmt.Errorf("open %s: store file %s is %w: %v; restore it from a backup", path, path, store.ErrCorrupt, err)
 	}
 	var db *bbolt.DB
@@ -191,7 +192,7 @@ func Open(path string, opts *Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &Store{path: path, db: db, feed: store.NewChangeLog(rev, o.ChangeLogSize), history: o.History}, nil
+	return &Store{path: path, ident: identify(path), db: db, feed: store.NewChangeLog(rev, o.ChangeLogSize), history: o.History}, nil
 }
 
 // initialise checks the file's format, creates missing buckets and

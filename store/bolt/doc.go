@@ -32,7 +32,11 @@
 //     wrote, then a CRC-32C. The last Options.History revisions are kept
 //     (DefaultHistory, 16384; about 60 bytes a key).
 //   - "recall.index": the index copy (store.IndexCache), created by the
-//     first save: the revision it was made at, then the copy.
+//     first save: "current" names the bucket of the current copy (8
+//     random bytes), whose one value is the revision it was made at, the
+//     copy's length, the copy and padding to 8 bytes. A copy a process
+//     mapped (MapIndex, store.IndexMapper) stays, untouched, until the
+//     first save of a later process (indexcache.go, indexmap.go).
 //
 // # Damage
 //
@@ -52,6 +56,13 @@
 // file that fails (truncated, say) is refused with an error wrapping
 // store.ErrCorrupt: "open x.db: store file x.db is damaged: …". A file
 // whose two meta pages both fail their checksum is refused the same way.
+// A check that passed is recorded beside the file (<file>.verified: its
+// device, inode, size, modification and status-change times and meta
+// pages), and the next Open of the very same file skips it: any write to
+// the file, by recall or anything else, or a file put in its place,
+// invalidates the record, and a check is recorded only when the file had
+// been untouched for two seconds (verifyrecord.go). So a store is read in
+// full once after each session that wrote to it, not on every start.
 // Damage that arises while the file is open, or that the check cannot see,
 // would make bbolt panic or touch memory past the file's end (SIGBUS,
 // SIGSEGV); every bbolt call therefore runs under debug.SetPanicOnFault

@@ -27,41 +27,53 @@ import (
 // A file without a valid meta page is left to bbolt, which refuses it.
 // Values are not checked here; their checksums are (codec.go).
 func verifyFile(path string) error {
+	_, err := checkFile(path)
+	return err
+}
+
+// checkFile is verifyFile, and says whether it checked the file's pages
+// (it does not for a missing or empty file, one another process holds, or
+// one without a valid meta page).
+func checkFile(path string) (checked bool, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer f.Close()
 	unlock, ok := tryLockShared(f)
 	if !ok {
-		return nil
+		return false, nil
 	}
 	defer unlock()
 	fi, err := f.Stat()
 	if err != nil {
-		return err
+		return false, err
 	}
 	v := verifier{f: f, size: fi.Size(), seen: make(map[uint64]bool)}
 	if v.size == 0 {
-		return nil // a new file
+		return false, nil // a new file
 	}
+	fileChecks.Add(1)
 	m, ok := v.meta()
 	if !ok {
-		return nil // not a bbolt file, or both meta pages damaged: bbolt says which
+		return false, nil // not a bbolt file, or both meta pages damaged: bbolt says which
 	}
 	v.pageSize, v.hwm = int64(m.pageSize), m.pgid
 	if need := int64(m.pgid) * int64(m.pageSize); need > v.size || m.pgid < 2 {
-		return fmt.Errorf("the file is %d bytes, but its header says it holds %d pages of %d bytes (truncated?)", v.size, m.pgid, m.pageSize)
+		return false, fmt.Errorf("the file is %d bytes, but its header says it holds %d pages of %d bytes (truncated?)", v.size, m.pgid, m.pageSize)
 	}
 	if m.freelist != noFreelist {
 		if err := v.freelist(m.freelist); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return v.tree(m.root, 0)
+	if err := v.tree(m.root, 0); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 const (
