@@ -41,8 +41,11 @@ import (
 // which costs a pass over the postings and the documents.
 
 // PersistVersion is the version of the persisted snapshot layout. Decode
-// rejects any other.
-const PersistVersion = 5
+// rejects any other. 6 (issue 24, links): the layout of 5, but a
+// document's extra may now hold the links part (retrieve/linkextra.go), so
+// a copy made before it, which lacks every entry's property links and
+// aliases, is rebuilt rather than served.
+const PersistVersion = 6
 
 var persistMagic = []byte("RCLSNAP\n")
 

@@ -106,7 +106,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 	if len(terms) == 0 && tv.in != nil {
 		items, docs := timeline(room, snap, &tv, limit, req.NoLinks)
 		res.room = items
-		expand(res, snap, items, docs, req, &tv, &vv)
+		expand(res, e.linksFor(snap, req), items, docs, req, &tv, &vv)
 		return nil
 	}
 	hits, fused := e.fusedHits(ctx, snap, tv.query, terms, limit, tv.cand)
@@ -158,7 +158,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		sc.release(top, matched)
 	}
 	res.room = items
-	expand(res, snap, items, docs, req, &tv, &vv)
+	expand(res, e.linksFor(snap, req), items, docs, req, &tv, &vv)
 	return nil
 }
 
@@ -248,7 +248,7 @@ func (e *Engine) Expand(snap *index.Snapshot, hits []Item, req Request) *Result 
 	tv := timeOf(snap, req)
 	res.TimeRange = tv.rng
 	vv := e.Validity(snap).viewOf(req)
-	expand(res, snap, hits, docs, req, &tv, &vv)
+	expand(res, e.linksFor(snap, req), hits, docs, req, &tv, &vv)
 	return res
 }
 
@@ -256,7 +256,8 @@ func (e *Engine) Expand(snap *index.Snapshot, hits []Item, req Request) *Result 
 // documents (docs[i] may be nil: no links then; docs is not read when
 // req.NoLinks). With links off the hits are the sequence the budget cuts,
 // without a copy.
-func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, req Request, tv *timeView, vv *validView) {
+func expand(res *Result, lk *Links, hits []Item, docs []*index.Doc, req Request, tv *timeView, vv *validView) {
+	snap := lk.snap
 	defer vv.markAll(res, snap)
 	if req.NoLinks {
 		applyBudget(res, hits, req.Budget, req.Explain)
@@ -280,8 +281,8 @@ func expand(res *Result, snap *index.Snapshot, hits []Item, docs []*index.Doc, r
 			continue
 		}
 		via := &Ref{self.Category, self.Name}
-		for _, l := range ParseLinks(self.Category, self.Content) {
-			d, outcome := resolveLink(snap, self, l)
+		for _, l := range lk.Of(self) {
+			d, outcome := lk.resolve(self, l)
 			switch outcome {
 			case linkInside, linkAttachment:
 				continue
