@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -43,5 +44,25 @@ func TestLookupFold(t *testing.T) {
 	}
 	if got, want := find(s, "note"), []string{"a:NOTE", "a:Note", "a:note", "b:Note"}; !slices.Equal(got, want) {
 		t.Errorf("the first snapshot changed: %q", got)
+	}
+}
+
+// BenchmarkFoldIndexBuild: what the first case-ignoring lookup on a new
+// base segment costs (one pass over its names), per segment size.
+//
+//	go test -run XXX -bench FoldIndexBuild ./index/
+func BenchmarkFoldIndexBuild(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("docs=%d", n), func(b *testing.B) {
+			in := make([]Input, n)
+			for i := range in {
+				in[i] = Input{Category: fmt.Sprintf("c%d", i%50), Name: fmt.Sprintf("Note Number %d", i)}
+			}
+			s := Build(1, nil, in)
+			for b.Loop() {
+				s.base.fold = foldTable{}
+				s.base.foldIndex()
+			}
+		})
 	}
 }

@@ -81,8 +81,21 @@ func (r *Links) resolve(self *index.Doc, l Link) (*index.Doc, linkOutcome) {
 	}
 	var d *index.Doc
 	ambiguous := false
-	if l.Kind == LinkExact {
+	switch l.Kind {
+	case LinkExact:
 		d, ambiguous = r.identity(l.Category, l.Name)
+	case LinkBare:
+		// The linking note's folder holds the name as written: Obsidian's
+		// answer too (the shortest path under that folder), found without
+		// the case-folded table.
+		d = r.snap.Lookup(self.Category, l.Name)
+	case LinkPath:
+		// The full path as written (a leading "/" dropped): Obsidian's
+		// exact-path answer. Not for the top's notes (no folder "_root"),
+		// nor a relative path.
+		if l.Category != fsstore.RootCategory && !strings.HasPrefix(l.target, ".") {
+			d = r.snap.Lookup(l.Category, l.Name)
+		}
 	}
 	if d == nil && !ambiguous {
 		d, ambiguous = r.obsidian(self, l.target)
