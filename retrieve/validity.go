@@ -502,7 +502,7 @@ func components(edges map[int][]int) (comp map[int]int, members [][]int) {
 func ValidityOf(entries []store.Entry) *Validity {
 	in := make([]index.Input, 0, len(entries))
 	for _, e := range entries {
-		in = append(in, index.Input{Category: e.Category, Name: e.Name, Extra: validityExtra(e.Meta)})
+		in = append(in, index.Input{Category: e.Category, Name: e.Name, Extra: entryExtra(e.Meta)})
 	}
 	return validityOf(index.Build(0, nil, in))
 }
