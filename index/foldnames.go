@@ -41,7 +41,7 @@ func (seg *segment) foldIndex() *foldTable {
 		size := termDictSize(len(seg.docs))
 		ft.slots, ft.tags, ft.mask = make([]uint32, size), make([]uint8, size), uint64(size-1)
 		for i := range seg.docs {
-			h := nameHash(FoldName(seg.docs[i].Name))
+			h := foldHash(seg.docs[i].Name)
 			j := h & ft.mask
 			for ft.slots[j] != 0 {
 				j = (j + 1) & ft.mask
@@ -52,36 +52,54 @@ func (seg *segment) foldIndex() *foldTable {
 	return ft
 }
 
-// each calls fn with the ord of every document of docs whose folded name
-// is f, until fn returns false.
-func (ft *foldTable) each(docs []Doc, f string, fn func(uint32) bool) {
+// each calls fn with the ord of every document of docs whose name folds
+// to name's fold, until fn returns false.
+func (ft *foldTable) each(docs []Doc, name string, fn func(uint32) bool) {
 	if len(ft.slots) == 0 {
 		return
 	}
-	h := nameHash(f)
+	h := foldHash(name)
 	tag := uint8(h >> 56)
 	for j := h & ft.mask; ft.slots[j] != 0; j = (j + 1) & ft.mask {
 		if ft.tags[j] != tag {
 			continue
 		}
 		o := ft.slots[j] - 1
-		if foldEqual(docs[o].Name, f) && !fn(o) {
+		if foldEqual(docs[o].Name, name) && !fn(o) {
 			return
 		}
 	}
 }
 
-// foldEqual reports whether FoldName(s) == f, without building it.
-func foldEqual(s, f string) bool {
+// foldHash is the hash of FoldName(s), computed without building it
+// (FNV-1a over the folded runes' UTF-8, then a final mix so that the top
+// byte, the tag, is as good as the low bits).
+func foldHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	var buf [utf8.UTFMax]byte
 	for _, c := range s {
-		l := unicode.ToLower(c)
-		r, size := utf8.DecodeRuneInString(f)
-		if size == 0 || r != l {
+		n := utf8.EncodeRune(buf[:], unicode.ToLower(c))
+		for _, b := range buf[:n] {
+			h = (h ^ uint64(b)) * 1099511628211
+		}
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+// foldEqual reports whether FoldName(a) == FoldName(b), without building
+// either.
+func foldEqual(a, b string) bool {
+	for _, c := range a {
+		r, size := utf8.DecodeRuneInString(b)
+		if size == 0 || unicode.ToLower(r) != unicode.ToLower(c) {
 			return false
 		}
-		f = f[size:]
+		b = b[size:]
 	}
-	return f == ""
+	return b == ""
 }
 
 // LookupFold calls fn with every live document whose name equals name
@@ -90,18 +108,17 @@ func foldEqual(s, f string) bool {
 // that segment's table (one pass over its names, 5 bytes a slot); every
 // other costs a probe run and the overlay's documents of that name.
 func (s *Snapshot) LookupFold(name string, fn func(*Doc) bool) {
-	f := FoldName(name)
 	stop := false
-	s.base.foldIndex().each(s.base.docs, f, func(o uint32) bool {
+	s.base.foldIndex().each(s.base.docs, name, func(o uint32) bool {
 		if !s.isDead(o) && !fn(&s.base.docs[o]) {
 			stop = true
 		}
 		return !stop
 	})
-	if stop {
+	if stop || len(s.ofold) == 0 {
 		return
 	}
-	for _, i := range s.ofold[f] {
+	for _, i := range s.ofold[FoldName(name)] {
 		if !fn(&s.overlay[i].Doc) {
 			return
 		}

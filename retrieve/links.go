@@ -67,8 +67,8 @@ type Link struct {
 // blocks (``` or ~~~) and inline code spans (`like [[this]]`).
 func ParseLinks(selfCategory, content string) []Link {
 	masked := maskCode(content)
-	links, at := wikiLinks(selfCategory, content, masked)
 	md, mdAt := markdownLinks(selfCategory, content, masked)
+	links, at := wikiLinks(selfCategory, content, masked, len(md) > 0)
 	if len(md) == 0 {
 		return links
 	}
@@ -89,8 +89,9 @@ func ParseLinks(selfCategory, content string) []Link {
 	return out
 }
 
-// wikiLinks returns the wiki-links of content and where each starts.
-func wikiLinks(selfCategory, content, masked string) (links []Link, at []int) {
+// wikiLinks returns the wiki-links of content and, when withAt, where
+// each starts.
+func wikiLinks(selfCategory, content, masked string, withAt bool) (links []Link, at []int) {
 	off := 0 // masked[off:] is still to be read
 	for {
 		i := strings.Index(masked[off:], "[[")
@@ -121,7 +122,9 @@ func wikiLinks(selfCategory, content, masked string) (links []Link, at []int) {
 		l.Raw = content[start:end]
 		l.Embed = start > 0 && content[start-1] == '!'
 		links = append(links, l)
-		at = append(at, start)
+		if withAt {
+			at = append(at, start)
+		}
 	}
 }
 
