@@ -165,8 +165,9 @@ type segment struct {
 	// documents is decided by their ords, without reading their names.
 	// Build sorts them; Decode refuses a copy that is not in order.
 	docs     []Doc
-	keys     keyTable // identity → ord
-	terms    termDict // term text → id (terms.go)
+	keys     keyTable  // identity → ord
+	fold     foldTable // folded name → ords, built on first use (foldnames.go)
+	terms    termDict  // term text → id (terms.go)
 	totalLen uint64
 
 	// The postings of every term, one list after the other in term id
@@ -239,6 +240,7 @@ type Snapshot struct {
 	okeys   map[docKey]int // index into overlay
 
 	onames map[string][]int // overlay indexes by name; see names.go
+	ofold  map[string][]int // overlay indexes by folded name; see foldnames.go
 
 	n        int    // live docs
 	totalLen uint64 // of live docs

@@ -105,10 +105,12 @@ func (s *Snapshot) LookupName(name string) (d *Doc, n int) {
 // share them.
 func (ns *Snapshot) addName(name string, i int) {
 	ns.onames[name] = append(slices.Clip(ns.onames[name]), i)
+	ns.addFold(name, i)
 }
 
 // dropName forgets that overlay slot i holds name.
 func (ns *Snapshot) dropName(name string, i int) {
+	ns.dropFold(name, i)
 	ords := slices.DeleteFunc(slices.Clone(ns.onames[name]), func(x int) bool { return x == i })
 	if len(ords) == 0 {
 		delete(ns.onames, name)
@@ -124,4 +126,5 @@ func (ns *Snapshot) cloneNames() {
 		m[k] = v
 	}
 	ns.onames = m
+	ns.cloneFold()
 }

@@ -16,7 +16,10 @@ import (
 // instead of decoding it (Open), or into one copy of it (Decode).
 
 // PersistVersion is the version of the persisted snapshot layout. Decode
-// rejects any other.
+// rejects any other. 6 (issue 24, links): a document's extra may hold the
+// links part (retrieve/linkextra.go), so a copy made before it, which lacks
+// every entry's property links and aliases, is rebuilt rather than served;
+// 7: the sections of mapped.go, aliases and titles (titles.go) among them.
 const PersistVersion = 7
 
 var persistMagic = []byte("RCLSNAP\n")

@@ -316,3 +316,24 @@ func (r *reader) titles(ndocs int) []titleRec {
 	}
 	return recs
 }
+
+// EachAliases calls fn with each live document of s that has aliases
+// (Input.Aliases) and its aliases, until fn returns false; in no
+// particular order.
+func (s *Snapshot) EachAliases(fn func(d *Doc, aliases []string) bool) {
+	for ord, a := range s.base.aliases {
+		if s.isDead(ord) {
+			continue
+		}
+		if !fn(&s.base.docs[ord], aliasList(a)) {
+			return
+		}
+	}
+	for _, o := range s.overlay {
+		if o != nil && o.aliases != "" {
+			if !fn(&o.Doc, aliasList(o.aliases)) {
+				return
+			}
+		}
+	}
+}

@@ -38,17 +38,21 @@
 // # Links
 //
 // Links are written as Obsidian writes them: [[target]], [[target|label]],
-// [[target#heading]], [[target#^block]], and embeds ![[target]] (see
-// ParseLinks). A target is category:name (exactly that entry), a path
-// a/b/name (category a/b, exactly; a trailing .md dropped), or a bare name:
-// the linking entry's own category when it holds the name, else the one
-// entry with that name in any category, found through the index's name
-// map (index.Snapshot.LookupName), never by a scan. A bare name held by
-// several entries elsewhere is ambiguous and reported unresolved.
-// [[#heading]] points into the linking entry itself: nothing to inject. A
-// target that resolves to no entry and ends in a file extension other
-// than .md (IsAttachment) is an attachment: neither injected nor reported.
-// Links inside code (fenced blocks, inline code spans) are not links.
+// [[target#heading]], [[target#^block]], embeds ![[target]], and markdown
+// links to notes [text](path/Note.md) (see ParseLinks); an entry's
+// property links (wiki-links in its front matter, store.PropertyLinks)
+// come first (Links.Of). A target resolves as Obsidian resolves it
+// (Links.Resolve; the full rule is the README's "Links" section): recall's
+// category:name exactly, else with case ignored; else by file name, case
+// ignored, and path, the linking note's folder first, then the shortest
+// path, a tie left unresolved; else by the aliases of one note
+// (store.Aliases). Names are found through the index's name and
+// case-folded name tables (index.Snapshot.LookupFold), never by a scan;
+// Engine.Links keeps the alias table per snapshot. [[#heading]] points
+// into the linking entry itself: nothing to inject. A target that
+// resolves to no entry and ends in a file extension other than .md
+// (IsAttachment) is an attachment: neither injected nor reported. Links
+// inside code (fenced blocks, inline code spans) are not links.
 //
 // # Freshness
 //

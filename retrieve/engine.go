@@ -108,6 +108,7 @@ type Engine struct {
 	tok         *index.Analyzer
 	snap        atomic.Pointer[index.Snapshot]
 	valid       atomic.Pointer[validityCache] // the Validity of a recent snapshot
+	links       atomic.Pointer[linksCache]    // the Links of a recent snapshot
 
 	embedder     embed.Embedder
 	vectors      DocVectors
@@ -718,10 +719,11 @@ func (e *Engine) write(ctx context.Context, key store.Key, do func() (wrote bool
 // and its effective date (store.EffectiveDate: Meta.Date when present,
 // else Meta.Created), a date without a time of day as a calendar day that
 // each query reads in its own zone (index.TimeRange), in Extra, its
-// validity keys (supersedes, expires) when it carries any, and its
-// aliases (store.Aliases), which are indexed as part of its name.
+// validity keys (supersedes, expires) and what its links need (property
+// links, aliases) when it carries any, and its aliases (store.Aliases),
+// which are indexed as part of its name.
 func InputOf(e store.Entry) index.Input {
-	in := index.Input{Category: e.Category, Name: e.Name, Content: e.Content, Extra: validityExtra(e.Meta), Aliases: store.Aliases(e.Meta)}
+	in := index.Input{Category: e.Category, Name: e.Name, Content: e.Content, Extra: entryExtra(e.Meta), Aliases: store.Aliases(e.Meta)}
 	switch {
 	case !e.Meta.Date.IsZero():
 		in.Date, in.Day = e.Meta.Date, store.IsDateOnly(e.Meta.Date)

@@ -2,9 +2,6 @@ package retrieve
 
 import (
 	"strings"
-
-	"github.com/recallhq/recall/index"
-	"github.com/recallhq/recall/store"
 )
 
 // LinkKind says how a link names its target (SPEC §7 step 3).
@@ -42,31 +39,69 @@ type Link struct {
 	Name    string
 	Heading string // after '#', when that is not a block reference
 	Block   string // after "#^"
-	Label   string // after '|'
+	Label   string // after '|'; a markdown link's text
+
+	// target is the link path as written, trimmed, without its heading,
+	// block and label (a markdown link's destination URL-decoded): what
+	// Links.resolve looks up.
+	target string
 }
 
-// ParseLinks returns the wiki-links of content in order of appearance.
-// selfCategory is the linking entry's category (see Link.Category).
+// ParseLinks returns the links of content in order of appearance: its
+// wiki-links and its markdown links to notes. selfCategory is the linking
+// entry's category (see Link.Category).
 //
-// Surrounding spaces inside the brackets are ignored. Text that is not a
-// well-formed link is not a link: an empty target ([[]], [[|label]]), a
-// target spanning lines or holding brackets, a path ending in '/'. Links
-// inside code, as Obsidian sees it, are not links either: fenced blocks
-// (``` or ~~~) and inline code spans (`like [[this]]`). When brackets nest,
-// "[[a [[b]]", the innermost pair is the link.
+// Wiki-links: surrounding spaces inside the brackets are ignored. Text that
+// is not a well-formed link is not a link: an empty target ([[]],
+// [[|label]]), a target spanning lines or holding brackets, a path ending
+// in '/'. When brackets nest, "[[a [[b]]", the innermost pair is the link.
+//
+// Markdown links, [text](destination) and ![text](destination): the
+// destination is URL-decoded ("%20" a space) and may be written in angle
+// brackets; one with a scheme (https:, mailto:, obsidian:) or starting
+// "//" is not a note link, and neither is one holding a space outside
+// angle brackets (CommonMark's rule). Raw is the link as written, without
+// the '!'.
+//
+// Links inside code, as Obsidian sees it, are not links either: fenced
+// blocks (``` or ~~~) and inline code spans (`like [[this]]`).
 func ParseLinks(selfCategory, content string) []Link {
-	var links []Link
 	masked := maskCode(content)
+	md, mdAt := markdownLinks(selfCategory, content, masked)
+	links, at := wikiLinks(selfCategory, content, masked, len(md) > 0)
+	if len(md) == 0 {
+		return links
+	}
+	if len(links) == 0 {
+		return md
+	}
+	out := make([]Link, 0, len(links)+len(md))
+	i, j := 0, 0
+	for i < len(links) || j < len(md) {
+		if j == len(md) || i < len(links) && at[i] < mdAt[j] {
+			out = append(out, links[i])
+			i++
+		} else {
+			out = append(out, md[j])
+			j++
+		}
+	}
+	return out
+}
+
+// wikiLinks returns the wiki-links of content and, when withAt, where
+// each starts.
+func wikiLinks(selfCategory, content, masked string, withAt bool) (links []Link, at []int) {
 	off := 0 // masked[off:] is still to be read
 	for {
 		i := strings.Index(masked[off:], "[[")
 		if i < 0 {
-			return links
+			return links, at
 		}
 		start := off + i
 		j := strings.Index(masked[start+2:], "]]")
 		if j < 0 {
-			return links
+			return links, at
 		}
 		inner := masked[start+2 : start+2+j]
 		// "[[a [[b]]": the link is the innermost one.
@@ -87,6 +122,9 @@ func ParseLinks(selfCategory, content string) []Link {
 		l.Raw = content[start:end]
 		l.Embed = start > 0 && content[start-1] == '!'
 		links = append(links, l)
+		if withAt {
+			at = append(at, start)
+		}
 	}
 }
 
@@ -112,6 +150,7 @@ func parseTarget(selfCategory, inner string) (Link, bool) {
 		}
 	}
 	target = strings.TrimSpace(target)
+	l.target = target
 	switch {
 	case target == "":
 		if l.Heading == "" && l.Block == "" {
@@ -184,81 +223,6 @@ const (
 	linkInside                        // the linking entry itself: nothing to do
 	linkAttachment                    // a file, not an entry: nothing to do
 )
-
-// Resolve finds the entry that the link l, written in the entry self,
-// points at, by the rules retrieve injects links with (SPEC §7 step 3).
-// isLink is false for what is not a link to another entry (a heading of
-// self, an attachment); otherwise target is the entry, or nil when the
-// link is unresolved.
-func Resolve(snap *index.Snapshot, self *index.Doc, l Link) (target *index.Doc, isLink bool) {
-	d, outcome := resolveLink(snap, self, l)
-	switch outcome {
-	case linkInside, linkAttachment:
-		return nil, false
-	case linkUnresolved:
-		return nil, true
-	}
-	return d, true
-}
-
-// resolveLink finds the entry a link of self points at, per SPEC §7 step
-// 3. A bare name costs two map lookups (index.Snapshot.LookupName), never
-// a scan.
-func resolveLink(snap *index.Snapshot, self *index.Doc, l Link) (*index.Doc, linkOutcome) {
-	var d *index.Doc
-	// A name as written ("What is it?") is compared with the entries'
-	// identities through SPEC §1's name mapping (store.NameKey).
-	bare := func(name string) *index.Doc {
-		name = store.NameKey(name)
-		if d := snap.Lookup(self.Category, name); d != nil {
-			return d
-		}
-		if one, n := snap.LookupName(name); n == 1 {
-			return one
-		}
-		return nil
-	}
-	switch l.Kind {
-	case LinkSelf:
-		return nil, linkInside
-	case LinkBare:
-		d = bare(l.Name)
-	default:
-		d = snap.Lookup(store.CategoryKey(l.Category), store.NameKey(l.Name))
-		if d == nil && l.Kind == LinkExact {
-			// [[Q3: plan]] is the note "Q3: plan" when no category Q3
-			// holds "plan"; [[Odd: folder/inside]] a path.
-			t := dropMD(strings.TrimPrefix(writtenTarget(l.Raw), "/"))
-			if k := strings.LastIndexByte(t, '/'); k >= 0 {
-				d = snap.Lookup(store.CategoryKey(strings.TrimSpace(t[:k])), store.NameKey(strings.TrimSpace(t[k+1:])))
-			} else {
-				d = bare(t)
-			}
-		}
-	}
-	switch {
-	case d == self:
-		return nil, linkInside
-	case d != nil:
-		return d, linkResolved
-	case IsAttachment(l.Name):
-		return nil, linkAttachment
-	}
-	return nil, linkUnresolved
-}
-
-// writtenTarget is the target of a link as written: Raw less its
-// brackets, label and heading, spaces trimmed.
-func writtenTarget(raw string) string {
-	t := strings.TrimSuffix(strings.TrimPrefix(raw, "[["), "]]")
-	if i := strings.IndexByte(t, '|'); i >= 0 {
-		t = strings.TrimSuffix(t[:i], `\`)
-	}
-	if i := strings.IndexByte(t, '#'); i >= 0 {
-		t = t[:i]
-	}
-	return strings.TrimSpace(t)
-}
 
 // maskCode returns content with every byte inside code (fenced blocks and
 // inline code spans, CommonMark-style, backticks included) replaced by a

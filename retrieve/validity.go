@@ -102,7 +102,7 @@ func (r validityRec) encode() string {
 
 // decodeValidity reads what encode wrote; ok is false for anything else.
 func decodeValidity(x string) (r validityRec, ok bool) {
-	first, rest, _ := strings.Cut(x, "\n")
+	first, rest, _ := strings.Cut(extraPart(x, "v1"), "\n")
 	if first != "v1" {
 		return r, false
 	}
@@ -331,6 +331,7 @@ func validityOf(snap *index.Snapshot) *Validity {
 	}
 	updated := make(map[int]int64, n)
 	edges := make(map[int][]int, n) // ord → the ords it supersedes
+	lk := NewLinks(snap)
 	snap.EachExtra(func(d *index.Doc, extra string) bool {
 		r, ok := decodeValidity(extra)
 		if !ok {
@@ -353,7 +354,7 @@ func validityOf(snap *index.Snapshot) *Validity {
 				v.unresolved[ord] = append(v.unresolved[ord], raw)
 				continue
 			}
-			t, outcome := resolveLink(snap, d, links[0])
+			t, outcome := lk.resolve(d, links[0])
 			switch {
 			case outcome == linkInside || outcome == linkResolved && t == d:
 				// Itself: nothing to supersede.
@@ -370,6 +371,9 @@ func validityOf(snap *index.Snapshot) *Validity {
 		}
 		return true
 	})
+	if len(updated) == 0 {
+		return nil // extras, but none of validity (links only: linkextra.go)
+	}
 	slices.SortFunc(v.expiries, func(a, b expiry) int { return cmp.Compare(a.ord, b.ord) })
 	for _, x := range v.expiries {
 		if x.day {
@@ -498,7 +502,7 @@ func components(edges map[int][]int) (comp map[int]int, members [][]int) {
 func ValidityOf(entries []store.Entry) *Validity {
 	in := make([]index.Input, 0, len(entries))
 	for _, e := range entries {
-		in = append(in, index.Input{Category: e.Category, Name: e.Name, Extra: validityExtra(e.Meta)})
+		in = append(in, index.Input{Category: e.Category, Name: e.Name, Extra: entryExtra(e.Meta)})
 	}
 	return validityOf(index.Build(0, nil, in))
 }

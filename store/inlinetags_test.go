@@ -62,26 +62,3 @@ func TestEntryTags(t *testing.T) {
 		t.Errorf("empty entry: %q", got)
 	}
 }
-
-// TestAliases: Obsidian's aliases and alias keys, as a list or a string.
-func TestAliases(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		extra map[string]any
-		want  []string
-	}{
-		{"none", nil, nil},
-		{"list", map[string]any{"aliases": []any{"Doggo", " Woofer ", "", "Doggo", 3}}, []string{"Doggo", "Woofer"}},
-		{"string", map[string]any{"aliases": "Internal link"}, []string{"Internal link"}},
-		{"strings", map[string]any{"aliases": []string{"a", "b"}}, []string{"a", "b"}},
-		{"old key too", map[string]any{"aliases": []any{"a"}, "alias": "b"}, []string{"a", "b"}},
-		{"other types", map[string]any{"aliases": 12, "alias": map[string]any{"x": "y"}}, nil},
-		{"null", map[string]any{"aliases": nil}, nil},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := store.Aliases(store.Meta{Extra: c.extra}); !slices.Equal(got, c.want) {
-				t.Errorf("Aliases = %q, want %q", got, c.want)
-			}
-		})
-	}
-}

@@ -29,6 +29,11 @@ import (
 //	100%3A        ↔ 100%253A   (a literal "%3A")
 //	100% sure     ↔ 100% sure  (no escape sequence: unchanged)
 
+// RootCategory is the category of the notes at the top of a folder of
+// notes (a vault's root): the folder store keeps them there (store/fs), an
+// import gives it to them, and links see them at the top of the vault.
+const RootCategory = "_root"
+
 // escapeCodes are the bytes EscapeName may write as %HH: what
 // UnescapeName decodes. Every other %HH is literal text.
 var escapeCodes = func() (t [256]bool) {

@@ -18,7 +18,9 @@ import (
 type LinksResult struct {
 	Category string `json:"category"`
 	Name     string `json:"name"`
-	// Links are the entry's wiki-links in order of appearance, each once.
+	// Links are the entry's links in order of appearance, each once: its
+	// property links (front matter), then the wiki-links and markdown
+	// links to notes of its content.
 	Links []Link `json:"links"`
 	// Backlinks are the entries whose resolved links point here, sorted by
 	// category, then name; the entry itself is left out.
@@ -89,12 +91,13 @@ func (l *linker) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	res := LinksResult{Category: d.Category, Name: d.Name, Links: []Link{}}
 	seen := map[string]bool{}
-	for _, pl := range retrieve.ParseLinks(d.Category, d.Content) {
+	lk := l.eng.Links(snap)
+	for _, pl := range lk.Of(d) {
 		if seen[pl.Raw] {
 			continue
 		}
 		seen[pl.Raw] = true
-		t, isLink := retrieve.Resolve(snap, d, pl)
+		t, isLink := lk.Resolve(d, pl)
 		if !isLink {
 			continue // a heading of this entry, an attachment
 		}
@@ -122,10 +125,11 @@ func (l *linker) backlinks(snap *index.Snapshot) *backlinkIndex {
 		return b
 	}
 	b := &backlinkIndex{snap: snap, to: map[retrieve.Ref][]retrieve.Ref{}}
+	lk := l.eng.Links(snap)
 	snap.Docs(func(d *index.Doc) bool {
 		from := retrieve.Ref{Category: d.Category, Name: d.Name}
-		for _, pl := range retrieve.ParseLinks(d.Category, d.Content) {
-			t, _ := retrieve.Resolve(snap, d, pl)
+		for _, pl := range lk.Of(d) {
+			t, _ := lk.Resolve(d, pl)
 			if t == nil {
 				continue
 			}

@@ -17,11 +17,11 @@ import (
 
 // RootCategory is the category of the notes that sit directly in the
 // store's root folder (<root>/<name>.md), as notes at the top of an
-// Obsidian vault do. Put and Get of this exact category use the root
-// folder; a folder <root>/_root/ holds no entries of its own (All reports
-// any note in it), though its sub-folders are ordinary categories
-// ("_root/x").
-const RootCategory = "_root"
+// Obsidian vault do (store.RootCategory). Put and Get of this exact
+// category use the root folder; a folder <root>/_root/ holds no entries of
+// its own (All reports any note in it), though its sub-folders are
+// ordinary categories ("_root/x").
+const RootCategory = store.RootCategory
 
 // CaseMode says whether the file system under the root tells names apart
 // by case. The zero value asks Open to find out.
