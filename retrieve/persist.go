@@ -90,7 +90,7 @@ func (e *Engine) catchUpCopy(ctx context.Context, s *index.Snapshot) (*index.Sna
 	if err != nil || cs.Reset || cs.Rev < s.Revision() || len(cs.Keys) > catchUpMax(s.Count()) {
 		return nil, BuildStats{}
 	}
-	next, skipped, err := e.applyRead(ctx, s, cs, false)
+	next, skipped, err := e.applyRead(ctx, s, cs)
 	if err != nil {
 		return nil, BuildStats{}
 	}
