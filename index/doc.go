@@ -30,10 +30,12 @@
 // name + " " + content of every entry (IndexText: with the entry's
 // aliases, Input.Aliases, after the name), tagged with the store revision
 // it reflects. Titled finds the documents whose name or alias is made of
-// exactly a query's terms (titles.go), which retrieve ranks first. Writes derive new snapshots (With, Without) that share the
-// bulk of the old one: an overlay of recent writes is scanned next to the
-// base segment and folded into a new base once it grows past a few hundred
-// documents. Scores are exact BM25 over the live documents at every step.
+// exactly a query's terms (titles.go), which retrieve ranks first. Writes
+// derive new snapshots (With, Without, or Apply for a batch of them in one
+// merge) that share the bulk of the old one: an overlay of recent writes is
+// scanned next to the base segment and folded into a new base (Compact)
+// once it grows past a few hundred documents (n/64 of a large index, at
+// most 2,048). Scores are exact BM25 over the live documents at every step.
 // Snapshots are safe for concurrent use; the package takes no context
 // because it does no I/O. The one thing a query writes is a cache: the
 // impact order of a long posting list (impact.go) and the membership

@@ -7,10 +7,14 @@ import (
 
 // compactAt is the overlay size (written plus deleted documents) past which
 // a snapshot asks to be compacted (WantsCompaction): folded into a new base
-// by Compact, which callers run in the background. The overlay is scanned
-// per query term, so it must stay small.
+// by Compact, which callers run in the background. A query finds its terms
+// in the overlay by one lookup each, but every write copies the overlay's
+// tables (Apply copies them once per batch), while a compaction costs the
+// whole index: 256 up to 16k documents, then n/64 up to 2,048, so that at
+// 100k entries a compaction (about 0.2 s) comes every 780 replacements
+// instead of every 128 (docs/performance.md, "Writes that group").
 func compactAt(n int) int {
-	return min(max(n/16, 32), 256)
+	return min(max(n/16, 32), max(256, min(n/64, 2048)))
 }
 
 // forceCompactAt is the overlay size past which With and Without compact on
@@ -27,47 +31,58 @@ func (s *Snapshot) WantsCompaction() bool {
 // With returns a snapshot tagged rev in which (in.Category, in.Name) holds
 // in.Content, added or replaced. s is unchanged.
 func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
-	ns := s.clone(rev)
-	ns.remove(in.Category, in.Name)
-	d := &ovDoc{Doc: Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(s.base.docs) + len(ns.overlay))}}
-	d.date = dateOf(in)
-	d.extra = in.Extra
-	d.aliases = aliasText(in.Aliases)
-	d.titles = s.tok.titleKeys(in.Name, d.aliases)
-	toks, est := s.tok.appendDocTokens(nil, in.Name, d.aliases, in.Content)
-	d.len = uint32(len(toks))
-	d.est = uint32(est)
-	tf := make(map[string]uint32, len(toks))
-	for _, t := range toks {
-		if _, ok := tf[t]; !ok {
-			t = strings.Clone(t)
-		}
-		tf[t]++
-	}
-	d.tf = tf
-	below, _ := slices.BinarySearchFunc(s.base.docs, d.Doc, compareIdentity)
-	d.below = uint32(below)
-	add := make([]ovPosting, 0, len(tf))
-	for t, n := range tf {
-		add = append(add, ovPosting{hash: termHash(t), term: t, doc: uint32(len(ns.overlay)), tf: n})
-	}
-	ns.ovPost = mergeSorted(ns.ovPost, add, cmpOv)
-	ns.ovIdx = newOvIndex(ns.ovPost)
-	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
-	ns.addName(in.Name, len(ns.overlay))
-	ns.overlay = append(ns.overlay, d)
-	ns.n++
-	ns.totalLen += uint64(d.len)
-	return ns.maybeCompact()
+	b := s.edit(rev)
+	b.remove(in.Category, in.Name)
+	b.add(in)
+	return b.done()
 }
 
 // Without returns a snapshot tagged rev without the identity. s is
 // unchanged.
 func (s *Snapshot) Without(rev uint64, category, name string) *Snapshot {
-	ns := s.clone(rev)
-	ns.remove(category, name)
-	return ns.maybeCompact()
+	b := s.edit(rev)
+	b.remove(category, name)
+	return b.done()
 }
+
+// Change is one document of a batch given to Apply: In added or replaced,
+// or, with Delete, the document with In's identity (only Category and Name
+// are read) removed.
+type Change struct {
+	In     Input
+	Delete bool
+}
+
+// Apply returns a snapshot tagged rev with every change applied in order
+// (a later change of an identity wins), as the same sequence of With and
+// Without would, and answering exactly as they would; s is unchanged.
+// Where k calls of With copy the overlay's tables k times, Apply copies
+// them once and merges all the new terms in one pass, so a batch of k
+// changes costs O(k + overlay) instead of O(k · overlay); a batch that
+// grows the overlay past the bound of With compacts once at the end.
+func (s *Snapshot) Apply(rev uint64, changes []Change) *Snapshot {
+	b := s.edit(rev)
+	for _, c := range changes {
+		b.remove(c.In.Category, c.In.Name)
+		if !c.Delete {
+			b.add(c.In)
+		}
+	}
+	return b.done()
+}
+
+// edit is a change of a snapshot under way: With, Without and Apply clone
+// the snapshot once, remove and add documents, and merge the terms they
+// gathered into the overlay's tables in done.
+type edit struct {
+	ns        *Snapshot
+	ownDead   bool          // ns.dead is ns's own copy
+	deadAdd   []deadPosting // term ids of the base documents removed
+	postAdd   []ovPosting   // terms of the documents added
+	overlayIn bool          // a document was added
+}
+
+func (s *Snapshot) edit(rev uint64) *edit { return &edit{ns: s.clone(rev)} }
 
 // clone copies the mutable parts; the base segment is shared.
 func (s *Snapshot) clone(rev uint64) *Snapshot {
@@ -82,9 +97,42 @@ func (s *Snapshot) clone(rev uint64) *Snapshot {
 	return &ns
 }
 
-// remove drops the live document with the identity, if any, from ns, which
-// must be a fresh clone.
-func (ns *Snapshot) remove(category, name string) {
+// add puts in into the overlay; an older document with its identity must
+// have been removed first.
+func (b *edit) add(in Input) {
+	ns := b.ns
+	d := &ovDoc{Doc: Doc{Category: in.Category, Name: in.Name, Content: in.Content, ord: int32(len(ns.base.docs) + len(ns.overlay))}}
+	d.date = dateOf(in)
+	d.extra = in.Extra
+	d.aliases = aliasText(in.Aliases)
+	d.titles = ns.tok.titleKeys(in.Name, d.aliases)
+	toks, est := ns.tok.appendDocTokens(nil, in.Name, d.aliases, in.Content)
+	d.len = uint32(len(toks))
+	d.est = uint32(est)
+	tf := make(map[string]uint32, len(toks))
+	for _, t := range toks {
+		if _, ok := tf[t]; !ok {
+			t = strings.Clone(t)
+		}
+		tf[t]++
+	}
+	d.tf = tf
+	below, _ := slices.BinarySearchFunc(ns.base.docs, d.Doc, compareIdentity)
+	d.below = uint32(below)
+	for t, n := range tf {
+		b.postAdd = append(b.postAdd, ovPosting{hash: termHash(t), term: t, doc: uint32(len(ns.overlay)), tf: n})
+	}
+	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
+	ns.addName(in.Name, len(ns.overlay))
+	ns.overlay = append(ns.overlay, d)
+	ns.n++
+	ns.totalLen += uint64(d.len)
+	b.overlayIn = true
+}
+
+// remove drops the live document with the identity, if any.
+func (b *edit) remove(category, name string) {
+	ns := b.ns
 	k := docKey{category, name}
 	if i, ok := ns.okeys[k]; ok {
 		d := ns.overlay[i]
@@ -100,26 +148,41 @@ func (ns *Snapshot) remove(category, name string) {
 	if !ok || ns.isDead(i) {
 		return
 	}
-	if len(ns.dead) == 0 {
-		ns.dead = make([]uint64, (len(ns.base.docs)+63)/64)
-	} else {
-		ns.dead = slices.Clone(ns.dead)
+	if !b.ownDead {
+		if len(ns.dead) == 0 {
+			ns.dead = make([]uint64, (len(ns.base.docs)+63)/64)
+		} else {
+			ns.dead = slices.Clone(ns.dead)
+		}
+		b.ownDead = true
 	}
 	ns.dead[i/64] |= 1 << (i % 64)
 	ns.nDead++
 	bd := &ns.base.docs[i]
 	toks, _ := ns.tok.appendDocTokens(nil, bd.Name, ns.base.aliases[i], bd.Content)
-	add := make([]deadPosting, 0, len(toks))
 	for _, t := range toks {
 		if id, ok := ns.base.terms.id(t); ok {
-			add = append(add, deadPosting{id: id, ord: i})
+			b.deadAdd = append(b.deadAdd, deadPosting{id: id, ord: i})
 		}
 	}
-	slices.SortFunc(add, cmpDead)
-	add = slices.Compact(add)
-	ns.deadPost = mergeSorted(ns.deadPost, add, cmpDead)
 	ns.n--
 	ns.totalLen -= uint64(ns.base.lens[i])
+}
+
+// done merges what the edit gathered into the snapshot's tables and
+// returns it, compacted on the spot when the overlay outgrew the bound.
+func (b *edit) done() *Snapshot {
+	ns := b.ns
+	if len(b.deadAdd) > 0 {
+		slices.SortFunc(b.deadAdd, cmpDead)
+		b.deadAdd = slices.Compact(b.deadAdd)
+		ns.deadPost = mergeSorted(ns.deadPost, b.deadAdd, cmpDead)
+	}
+	if b.overlayIn {
+		ns.ovPost = mergeSorted(ns.ovPost, b.postAdd, cmpOv)
+		ns.ovIdx = newOvIndex(ns.ovPost)
+	}
+	return ns.maybeCompact()
 }
 
 func (ns *Snapshot) maybeCompact() *Snapshot {

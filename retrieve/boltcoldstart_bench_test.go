@@ -37,7 +37,8 @@ func BenchmarkBoltColdStart(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("RECALL_BENCH_N")); err == nil && v > 0 {
 		n = v
 	}
-	st, err := bolt.Open(filepath.Join(b.TempDir(), "m.db"), &bolt.Options{NoSync: true})
+	// A history as long as the store, so that k = n/4 is within it.
+	st, err := bolt.Open(filepath.Join(b.TempDir(), "m.db"), &bolt.Options{NoSync: true, History: max(bolt.DefaultHistory, n)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func BenchmarkBoltColdStart(b *testing.B) {
 	}
 	ks := []int{1, 100, 1000}
 	if n >= 20_000 {
-		ks = append(ks, 2000, 10_000) // rewriting most of a small store says little
+		ks = append(ks, 2000, 10_000, n/4) // rewriting most of a small store says little
 	}
 	times := map[string][]time.Duration{}
 	allocs := map[string][]float64{} // MB

@@ -123,11 +123,11 @@
 // the store's change feed names every entry written since it (bolt keeps
 // the keys of its last bolt.DefaultHistory writes in the file, written
 // in each write's transaction): those entries, and only those, are read
-// again and the decoded snapshot is patched one entry at a time, as a
-// write patches it (With, Without), so a start after k writes costs O(k)
-// reads, not O(store); past catchUpMax changed entries (1,024, or a
-// thirty-second of the store when that is more than 512) patching costs
-// more than a build, and the copy is rebuilt. Such a catch-up of
+// again and go into the decoded snapshot in one batch
+// (index.Snapshot.Apply: one merge, and one compaction by merge when they
+// outgrow the overlay), so a start after k writes costs O(k) reads and
+// analyses, not O(store); past catchUpMax changed entries (a quarter of
+// the store, at least 512) the copy is rebuilt. Such a catch-up of
 // catchUpSave entries or more is saved as the new copy; a smaller one is
 // not (the next start repeats it, cheaper than encoding the whole index).
 // Anything else means an ordinary build, which then replaces the copy: a
@@ -147,8 +147,8 @@
 // the store stats every file, then takes from the copy each entry whose
 // stamp is unchanged, reads and analyses the others, and drops the
 // entries that are gone; with few changes the decoded snapshot is patched
-// (With, Without), with many (more than bulkApply) it is built again from
-// the copy's documents and the files read. The snapshot is tagged with the
+// in one batch (index.Snapshot.Apply), with many (more than bulkApply) it
+// is built again from the copy's documents and the files read. The snapshot is tagged with the
 // revision read before the walk, so writes through the store during the
 // load reach it through the change feed. A full build, or a start that
 // read or dropped stampedSaveAfter entries, saves a new copy.

@@ -414,76 +414,44 @@ func (e *Engine) catchUpLocked(ctx context.Context) (*index.Snapshot, error) {
 	return next, nil
 }
 
-// bulkApply is the change-set size above which apply rebuilds the index
-// from the snapshot's documents and the re-read entries (pure CPU, no
-// store scan) instead of patching it one key at a time.
+// bulkApply is a change-set size past which re-reading the changed
+// entries is worth saving as a new index copy (catchUpSave) and past which
+// a folder's start rebuilds from the copy's documents (stamped.go).
 const bulkApply = 256
 
 // apply returns s brought to cs.Rev by re-reading each key of cs: an entry
 // that is gone, or that cannot be read (as a full build skips it), leaves
 // the index. Only a cancelled context or a closed store stop it.
 func (e *Engine) apply(ctx context.Context, s *index.Snapshot, cs store.ChangeSet) (*index.Snapshot, error) {
-	next, _, err := e.applyRead(ctx, s, cs, len(cs.Keys) > bulkApply)
+	next, _, err := e.applyRead(ctx, s, cs)
 	return next, err
 }
 
 // applyRead is apply that also returns the errors of the entries it could
 // not read (not those that are gone), as a full build reports them in
-// BuildStats.Skipped. With bulk it rebuilds from the documents; without,
-// it patches key by key (With and Without compact on the spot as the
-// overlay grows).
-func (e *Engine) applyRead(ctx context.Context, s *index.Snapshot, cs store.ChangeSet, bulk bool) (*index.Snapshot, []error, error) {
-	got := make([]*index.Input, len(cs.Keys))
+// BuildStats.Skipped. The re-read entries go into the index in one batch
+// (index.Snapshot.Apply: one merge for all of them, and one compaction on
+// the spot when they outgrow the overlay), so k changes cost O(k) reads
+// and analyses plus one merge, never a re-analysis of the whole index.
+func (e *Engine) applyRead(ctx context.Context, s *index.Snapshot, cs store.ChangeSet) (*index.Snapshot, []error, error) {
+	changes := make([]index.Change, len(cs.Keys))
 	var skipped []error
 	for i, k := range cs.Keys {
 		ent, err := e.st.Get(ctx, k.Category, k.Name)
 		switch {
 		case err == nil:
-			in := InputOf(ent)
-			got[i] = &in
+			changes[i].In = InputOf(ent)
 		case ctx.Err() != nil || errors.Is(err, store.ErrClosed):
 			return nil, nil, fmt.Errorf("read changed entry %s: %w", k, err)
-		case !errors.Is(err, store.ErrNotFound):
-			skipped = append(skipped, err)
+		default:
+			if !errors.Is(err, store.ErrNotFound) {
+				skipped = append(skipped, err)
+			}
+			changes[i] = index.Change{In: index.Input{Category: k.Category, Name: k.Name}, Delete: true}
 		}
 		e.noteRead(k, err)
 	}
-	if bulk {
-		m := make(map[store.Key]index.Input, s.Count()+len(cs.Keys))
-		var order []store.Key
-		s.Docs(func(d *index.Doc) bool {
-			k := store.Key{Category: d.Category, Name: d.Name}
-			m[k] = s.Input(d)
-			order = append(order, k)
-			return true
-		})
-		for i, k := range cs.Keys {
-			if _, ok := m[k]; !ok && got[i] != nil {
-				order = append(order, k)
-			}
-			if got[i] != nil {
-				m[k] = *got[i]
-			} else {
-				delete(m, k)
-			}
-		}
-		docs := make([]index.Input, 0, len(m))
-		for _, k := range order {
-			if in, ok := m[k]; ok {
-				docs = append(docs, in)
-			}
-		}
-		return index.Build(cs.Rev, e.tok, docs), skipped, nil
-	}
-	next := s
-	for i, k := range cs.Keys {
-		if got[i] != nil {
-			next = next.With(cs.Rev, *got[i])
-		} else {
-			next = next.Without(cs.Rev, k.Category, k.Name)
-		}
-	}
-	return retag(next, cs.Rev), skipped, nil
+	return s.Apply(cs.Rev, changes), skipped, nil
 }
 
 // retag returns s tagged rev: a change set may move the revision without
@@ -614,18 +582,19 @@ func (e *Engine) compact(snap *index.Snapshot, lineage uint64) {
 	}
 	cur := e.snap.Load()
 	seen := make(map[store.Key]bool, len(touched))
+	changes := make([]index.Change, 0, len(touched))
 	for _, k := range touched {
 		if seen[k] {
 			continue
 		}
 		seen[k] = true
 		if d := cur.Lookup(k.Category, k.Name); d != nil {
-			c = c.With(cur.Revision(), cur.Input(d))
+			changes = append(changes, index.Change{In: cur.Input(d)})
 		} else {
-			c = c.Without(cur.Revision(), k.Category, k.Name)
+			changes = append(changes, index.Change{In: index.Input{Category: k.Category, Name: k.Name}, Delete: true})
 		}
 	}
-	e.snap.Store(retag(c, cur.Revision()))
+	e.snap.Store(c.Apply(cur.Revision(), changes))
 }
 
 // Put writes an entry to the store (an upsert); a retrieve that starts

@@ -31,12 +31,16 @@ var errStaleCopy = errors.New("index copy of another revision")
 const catchUpSave = bulkApply
 
 // catchUpMax is how many changed entries a copy of n entries may be behind
-// and still be brought up to date rather than rebuilt. Each changed entry
-// is patched in (With, Without), whose cost grows with the overlay, and
-// every forceCompactAt of them compacts the whole index; near 2,000 that
-// costs as much as a build at 100k entries (BenchmarkBoltColdStart,
-// docs/performance.md), and in a small store a build is cheap anyway.
-func catchUpMax(n int) int { return min(1024, max(2*bulkApply, n/32)) }
+// and still be brought up to date rather than rebuilt. The changed entries
+// go in as one batch (index.Snapshot.Apply): k reads and analyses, one
+// merge, and past the overlay's bound one compaction by merge, where a
+// build reads and analyses all n; so the catch-up costs less than a build
+// until k nears n/2 (each replaced entry is analysed twice, once to take
+// its old terms out). A quarter of the store keeps it well below
+// (BenchmarkBoltColdStart, docs/performance.md "Writes that group"); in a
+// small store a build is cheap anyway. The store's change history bounds
+// k too (bolt: bolt.DefaultHistory revisions).
+func catchUpMax(n int) int { return max(2*bulkApply, n/4) }
 
 // loadPersisted returns the persisted snapshot, brought up to the store's
 // revision rev or a later one, and the stats of the build it stands for,
@@ -113,7 +117,7 @@ func (e *Engine) catchUpCopy(ctx context.Context, s *index.Snapshot) (*index.Sna
 	if err != nil || cs.Reset || cs.Rev < s.Revision() || len(cs.Keys) > catchUpMax(s.Count()) {
 		return nil, BuildStats{}
 	}
-	next, skipped, err := e.applyRead(ctx, s, cs, false)
+	next, skipped, err := e.applyRead(ctx, s, cs)
 	if err != nil {
 		return nil, BuildStats{}
 	}

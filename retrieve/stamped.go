@@ -217,17 +217,14 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 	case dirty > bulkApply:
 		s = index.Build(rev, e.tok, docs)
 	default:
-		s = old.snap
-		for _, k := range gone {
-			s = s.Without(rev, k.Category, k.Name)
-		}
-		for _, k := range failed {
-			s = s.Without(rev, k.Category, k.Name)
+		cs := make([]index.Change, 0, dirty)
+		for _, k := range slices.Concat(gone, failed) {
+			cs = append(cs, index.Change{In: index.Input{Category: k.Category, Name: k.Name}, Delete: true})
 		}
 		for _, in := range changed {
-			s = s.With(rev, in)
+			cs = append(cs, index.Change{In: in})
 		}
-		s = retag(s, rev)
+		s = old.snap.Apply(rev, cs)
 	}
 	stats.Entries = s.Count()
 	return s, stats, recs, dirty >= stampedSaveAfter, nil

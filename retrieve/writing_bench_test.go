@@ -23,7 +23,8 @@ import (
 // each kind, in alternating order, so that both see the same background
 // load; it reports both throughputs, their ratio (read-only over mixed:
 // 1 means writes cost the readers nothing) and the Put latencies of the
-// mixed blocks. RECALL_BENCH_ENTRIES sets the store's size (default
+// mixed blocks, and the ratio of the process's CPU time over the two
+// kinds of block. RECALL_BENCH_ENTRIES sets the store's size (default
 // 20,000), RECALL_BENCH_OPS the requests per block (default 2,000);
 // RECALL_BENCH_NOSYNC=1 turns the store's fsync off, to see the engine's
 // share of a Put without the disk's.
@@ -104,21 +105,29 @@ func BenchmarkRetrieveWhileWriting(b *testing.B) {
 		}
 		return time.Since(start)
 	}
-	var ro, mixed time.Duration
-	for i := 0; b.Loop(); i++ {
-		if i%2 == 0 {
-			ro += block(false)
-			mixed += block(true)
+	var ro, mixed, roCPU, mixedCPU time.Duration
+	timed := func(writes bool) {
+		c0 := processCPU(b)
+		t := block(writes)
+		c := processCPU(b) - c0
+		if writes {
+			mixed, mixedCPU = mixed+t, mixedCPU+c
 		} else {
-			mixed += block(true)
-			ro += block(false)
+			ro, roCPU = ro+t, roCPU+c
 		}
+	}
+	for i := 0; b.Loop(); i++ {
+		timed(i%2 == 1)
+		timed(i%2 == 0)
 	}
 	b.StopTimer()
 	rounds := float64(b.N)
 	b.ReportMetric(rounds*float64(ops)/ro.Seconds(), "readonly-req/s")
 	b.ReportMetric(rounds*float64(ops)/mixed.Seconds(), "mixed-req/s")
 	b.ReportMetric(mixed.Seconds()/ro.Seconds(), "slowdown")
+	// The process's CPU time of the mixed blocks over the read-only ones:
+	// what the writes cost on a machine too loaded for wall time to say.
+	b.ReportMetric(mixedCPU.Seconds()/roCPU.Seconds(), "cpu-slowdown")
 	slices.Sort(puts)
 	pct := func(p int) float64 {
 		return float64(puts[min(len(puts)-1, len(puts)*p/100)]) / float64(time.Millisecond)

@@ -118,10 +118,14 @@ type Store struct {
 
 	// feed holds the revision this process has committed and the keys
 	// written at each recent revision; see feed.go. wmu serialises entry
-	// writes from their transaction to their record in feed.
+	// writes from their transaction to their record in feed; queue holds
+	// the Puts and Deletes waiting for a group commit (commit.go), under
+	// qmu.
 	wmu     sync.Mutex
 	feed    *store.ChangeLog
 	history int // Options.History with the default applied
+	qmu     sync.Mutex
+	queue   []*request
 }
 
 var (
@@ -435,9 +439,9 @@ func (s *Store) Put(ctx context.Context, e store.Entry) error {
 		return err
 	}
 	return s.use(ctx, op, func() error {
-		return s.write(func(tx *bbolt.Tx) error {
+		return s.commit(func(tx *bbolt.Tx) error {
 			return putTx(tx, op, e, extra)
-		}, e.Key())
+		}, e.Key(), len(e.Content)+len(extra))
 	})
 }
 
@@ -533,7 +537,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	}
 	key := encodeKey(category, name)
 	return s.use(ctx, op, func() error {
-		return s.write(func(tx *bbolt.Tx) error {
+		return s.commit(func(tx *bbolt.Tx) error {
 			entries := tx.Bucket(bucketEntries)
 			if entries.Get(key) == nil {
 				return fmt.Errorf("%s: %w", op, store.ErrNotFound)
@@ -542,7 +546,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 				return fmt.Errorf("%s: %w", op, err)
 			}
 			return bump(tx)
-		}, store.Key{Category: category, Name: name})
+		}, store.Key{Category: category, Name: name}, 0)
 	})
 }
 

@@ -646,7 +646,11 @@ func (c *child) kill() {
 // "churn" overwrites crash-test entries forever (see crash_test.go). Both
 // print "ready" once the store is open and exit when stdin closes.
 func runChild(mode, path string) int {
-	s, err := Open(path, &Options{Timeout: 10 * time.Second})
+	opts := &Options{Timeout: 10 * time.Second}
+	if mode == "churnconc" {
+		opts.History = 1 << 22 // every revision stays in the history
+	}
+	s, err := Open(path, opts)
 	if err != nil {
 		fmt.Println("open:", err)
 		return 1
@@ -665,6 +669,12 @@ func runChild(mode, path string) int {
 		fmt.Println("ready")
 		if err := churn(s); err != nil {
 			fmt.Fprintln(os.Stderr, "churn:", err)
+			return 1
+		}
+	case "churnconc":
+		fmt.Println("ready")
+		if err := churnConcurrent(s, path); err != nil {
+			fmt.Fprintln(os.Stderr, "churn concurrent:", err)
 			return 1
 		}
 	case "churnbatch":

@@ -18,40 +18,6 @@ import (
 // (history.go, written in each write's transaction) when it covers that
 // revision, and gets Reset, to rebuild from All, when it does not.
 
-// write runs fn in one write transaction and, when it commits having moved
-// the revision, records keys in the feed at the new revision. It is the
-// one way entries are written (Put, Update, Delete; a PutBatch must use it
-// too, with all the batch's keys). wmu makes the records come in revision
-// order: bbolt runs commit handlers after releasing its writer lock, so
-// two writers could otherwise record out of order.
-func (s *Store) write(fn func(tx *bbolt.Tx) error, keys ...store.Key) error {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	var before, after uint64
-	err := s.db.Update(func(tx *bbolt.Tx) error {
-		before = tx.Bucket(bucketMeta).Sequence()
-		if err := fn(tx); err != nil {
-			return err
-		}
-		after = tx.Bucket(bucketMeta).Sequence()
-		if after == before {
-			return nil
-		}
-		return logChanges(tx, before, after, keys, s.history)
-	})
-	if err != nil || after == before {
-		return err
-	}
-	if before != s.feed.Rev() {
-		// The revision moved by a write that did not come through here:
-		// what it wrote is unknown, so readers behind it must rebuild.
-		s.feed.Record(before)
-		s.feed.LostTrack()
-	}
-	s.feed.Record(after, keys...)
-	return nil
-}
-
 // Changes reports the keys written after revision since (store.ChangeFeed).
 func (s *Store) Changes(ctx context.Context, since uint64) (store.ChangeSet, error) {
 	var cs store.ChangeSet
