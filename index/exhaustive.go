@@ -16,10 +16,8 @@ type scratch struct {
 	scores  []float64
 	masks   []uint64
 	touched []uint32
-	kth     []cand    // kthLargest's heap
-	ovc     []cand    // the overlay's candidates
-	hist    histogram // of the exhaustive top k's scores
-	ends    []uint32  // the histogram's runs
+	kth     []cand // kthLargest's heap
+	ovc     []cand // the overlay's candidates
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -37,15 +35,12 @@ func (s *Snapshot) scratch() (*scratch, int) {
 }
 
 // accumulator is the exhaustive scorer's sums: scores and masks by base
-// document, the documents touched, and top, the highest sum so far
-// (scores only grow, so it is the highest any document reached, dead ones
-// included: an upper bound).
+// document, and the documents touched.
 type accumulator struct {
 	scores  []float64
 	masks   []uint64
 	lens    []uint32
 	touched []uint32
-	top     float64
 	c0, c1  float64
 }
 
@@ -133,22 +128,21 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 	sc.ovc = ovc[:0]
 	h := &p.h
 	if h.within != nil {
-		// Only the set's documents are candidates (the histogram below
-		// must count only them): the base's are already, but for those
-		// Except leaves out, dropped here, and the overlay's are
-		// filtered here.
+		// Only the set's documents are candidates: the base's are
+		// already, but for those Except leaves out, dropped here, and
+		// the overlay's are filtered here.
 		if h.within.hide != nil {
 			touched = a.keepWithin(h.within, touched)
 			a.touched = touched
 		}
 		ovc = keepWithin(h.within, ovc)
 	}
-	if h.k > 0 && len(touched)+len(ovc) > 2*h.k {
-		p.histogramTop(sc, &a, ovc)
-		return nil
-	}
-	// Into the heap without a call per document: most lose to the
-	// worst kept on the score alone.
+	// Into the heap in one pass over the touched documents, without a
+	// call per document: most lose to the worst kept on the score
+	// alone. (A 1,024-bucket score histogram took two passes, each a
+	// random read per touched document, and was slower once ties
+	// compared ords: docs/performance.md, "Ranking against a plain
+	// index, SQLite FTS5 and Bleve".)
 	scores, masks := a.scores, a.masks
 	for _, i := range touched {
 		if v := scores[i]; v > 0 && (h.k <= 0 || len(h.h) < h.k || v >= h.h[0].score) {
@@ -162,57 +156,6 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 	return nil
 }
 
-// histogramTop puts the top k of the accumulated documents and the
-// overlay's candidates into the heap's room, best first, without a heap:
-// it keeps the documents whose score falls in the histogram buckets that
-// hold the k best (bucketing is monotone in the score, so a document left
-// out has k documents scoring strictly more), placed bucket by bucket and
-// sorted within each; appendSorted keeps k. It empties the accumulator.
-func (p *plan) histogramTop(sc *scratch, a *accumulator, ovc []cand) {
-	h := &p.h
-	scores, masks, touched := a.scores, a.masks, a.touched
-	hi := a.top
-	for _, c := range ovc {
-		hi = max(hi, c.score)
-	}
-	scale := float64(histBuckets-1) / hi
-	hist := &sc.hist
-	for _, i := range touched {
-		hist.add(int(scores[i] * scale))
-	}
-	for _, c := range ovc {
-		hist.add(int(c.score * scale))
-	}
-	b, n := hist.cut(h.k)
-	// Each kept document goes straight to its bucket's place, best
-	// bucket first (a counting sort): only documents sharing a
-	// bucket are left to order.
-	hist.place()
-	h.h = slices.Grow(h.h[:0], n)[:n]
-	for _, i := range touched {
-		if bk := int(scores[i] * scale); bk >= b {
-			h.h[hist.slot(bk)] = cand{score: scores[i], mask: masks[i], ord: i}
-		}
-		scores[i], masks[i] = 0, 0
-	}
-	for _, c := range ovc {
-		if bk := int(c.score * scale); bk >= b {
-			h.h[hist.slot(bk)] = c
-		}
-	}
-	ends := hist.runs(sc.ends[:0])
-	sc.ends = ends[:0]
-	start := uint32(0)
-	for _, end := range ends {
-		if end-start > 1 {
-			h.sort(h.h[start:end])
-		}
-		start = end
-	}
-	h.sorted = true
-	hist.reset()
-}
-
 // add adds the weights of the postings docs, tfs (plain tfs, no
 // tfEscape) to the scores, sets bit in the masks and records the
 // documents it touches first. The loop works on locals and makes no
@@ -222,7 +165,7 @@ func (a *accumulator) add(docs []uint32, tfs []uint8, idf float64, bit uint64) {
 	tfs = tfs[:len(docs)]
 	scores := a.scores
 	masks, lens := a.masks[:len(scores)], a.lens[:len(scores)] // one length to check
-	c0, c1, hi := a.c0, a.c1, a.top
+	c0, c1 := a.c0, a.c1
 	n := len(a.touched)
 	touched := slices.Grow(a.touched, len(docs))
 	out := touched[:cap(touched)]
@@ -237,12 +180,9 @@ func (a *accumulator) add(docs []uint32, tfs []uint8, idf float64, bit uint64) {
 		}
 		v += old
 		scores[d] = v
-		if v > hi { // rarely true: a predicted branch, not a dependency chain
-			hi = v
-		}
 		masks[d] |= bit
 	}
-	a.touched, a.top = out[:n], hi
+	a.touched = out[:n]
 }
 
 // addIn is add for the postings of documents in w (not open), which it
@@ -255,7 +195,7 @@ func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64, bit
 	masks, lens := a.masks[:len(scores)], a.lens[:len(scores)] // one length to check
 	rank := w.rank[:len(scores)]
 	ia, iw, da, dw := w.ia, w.iw, w.da, w.dw
-	c0, c1, hi := a.c0, a.c1, a.top
+	c0, c1 := a.c0, a.c1
 	n := len(a.touched)
 	touched := slices.Grow(a.touched, len(docs))
 	out := touched[:cap(touched)]
@@ -271,12 +211,9 @@ func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64, bit
 		}
 		v += old
 		scores[d] = v
-		if v > hi {
-			hi = v
-		}
 		masks[d] |= bit
 	}
-	a.touched, a.top = out[:n], hi
+	a.touched = out[:n]
 }
 
 // addProbed adds the weights of q's postings of w's base documents,
@@ -299,28 +236,21 @@ func (a *accumulator) addOne(d, tf uint32, idf float64, bit uint64) {
 		a.touched = append(a.touched, d)
 	}
 	a.scores[d] += v
-	a.top = max(a.top, a.scores[d])
 	a.masks[d] |= bit
 }
 
-// dropDead takes the dead documents out of the accumulator, and top over
-// the live ones: a dead high scorer would crowd the live into low
-// histogram buckets.
+// dropDead takes the dead documents out of the accumulator.
 func (a *accumulator) dropDead(s *Snapshot) {
 	n := 0
-	top := 0.0
 	for _, d := range a.touched {
 		if s.isDead(d) {
 			a.scores[d], a.masks[d] = 0, 0
 			continue
 		}
-		if v := a.scores[d]; v > top { // not max: see add
-			top = v
-		}
 		a.touched[n] = d
 		n++
 	}
-	a.touched, a.top = a.touched[:n], top
+	a.touched = a.touched[:n]
 }
 
 // reset zeroes the scores and masks of the documents touched.

@@ -20,11 +20,7 @@ type cand struct {
 type hitHeap struct {
 	s *Snapshot
 	k int
-	h []cand // min-heap: h[0] is the worst kept; unless sorted
-	// sorted: h is already best first (the exhaustive scorer's
-	// histogram put it in order) and no longer a heap: only
-	// appendSorted may read it then, threshold and push may not.
-	sorted bool
+	h []cand // min-heap: h[0] is the worst kept
 	// within, when not nil, admits only its documents (TopQuery.Within).
 	within *Set
 }
@@ -195,9 +191,7 @@ func (hh *hitHeap) sort(a []cand) {
 
 // appendSorted appends the kept documents to dst, best first.
 func (hh *hitHeap) appendSorted(dst []Scored) []Scored {
-	if !hh.sorted {
-		hh.sort(hh.h)
-	}
+	hh.sort(hh.h)
 	if hh.k > 0 && len(hh.h) > hh.k {
 		hh.h = hh.h[:hh.k]
 	}

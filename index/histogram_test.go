@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-// TestHistogramTopEqualsScoreAll: the exhaustive scorer's histogram top k
+// TestHistogramTopEqualsScoreAll: the exhaustive scorer's top k (it was a
+// score histogram's; now one pass into the heap)
 // is the head of all scored documents sorted by Less, on corpora where
 // half the documents tie (one bucket holds them all), a few long
 // documents score apart, the overlay's candidates join the base's and
