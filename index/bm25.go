@@ -201,6 +201,9 @@ type segment struct {
 
 	names baseNames // see names.go
 
+	// dup is the duplicate data (dup.go); nil when detection is off.
+	dup *dupTable
+
 	// impacts holds the impact orders of long lists, by term id, made on
 	// first use (impact.go).
 	impacts sync.Map
@@ -237,6 +240,10 @@ type Snapshot struct {
 
 	onames map[string][]int // overlay indexes by name; see names.go
 
+	// ovDup is the duplicate relation of the pairs With found, which
+	// involve an overlay document: ord → ords, both ways (dup.go).
+	ovDup map[int32][]int32
+
 	n        int    // live docs
 	totalLen uint64 // of live docs
 }
@@ -265,15 +272,12 @@ type Input struct {
 // Build indexes docs with the analyzer tok (nil: Spec) and tags the
 // snapshot with rev. Later duplicates of an identity replace earlier ones.
 func Build(rev uint64, tok *Analyzer, docs []Input) *Snapshot {
-	if tok == nil {
-		tok = Spec()
-	}
-	seg := buildSegment(tok, docs)
-	seg.indexNames()
-	return &Snapshot{rev: rev, tok: tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
+	return BuildWith(rev, tok, docs, BuildOptions{})
 }
 
-func buildSegment(tok *Analyzer, in []Input) *segment {
+// buildSegment indexes in; with dups it also finds the duplicates among
+// them (dupbuild.go).
+func buildSegment(tok *Analyzer, in []Input, dups bool) *segment {
 	seg := &segment{
 		docs:  make([]Doc, 0, len(in)),
 		keys:  newKeyTable(len(in)),
@@ -337,22 +341,30 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		lists    [][]posting
 		lastSeen []uint32 // doc+1 that last touched each term
 		toks     []string
+		fw       *forward // content terms by document, for the duplicates
 	)
+	if dups {
+		fw = newForward(len(seg.docs))
+	}
 	for i := range seg.docs {
 		d := &seg.docs[i]
 		// EntryText(name, content), without building the string: the space
 		// separates whatever the two ends are.
 		var e1, e2 int
 		toks, e1 = tok.appendTokens(toks[:0], d.Name)
+		nameToks := len(toks)
 		toks, e2 = tok.appendTokens(toks, d.Content)
 		d.est = uint32(e1 + e2)
 		seg.lens[i] = uint32(len(toks))
 		seg.totalLen += uint64(len(toks))
-		for _, t := range toks {
+		for k, t := range toks {
 			id, added := seg.terms.add(t)
 			if added {
 				lists = append(lists, nil)
 				lastSeen = append(lastSeen, 0)
+			}
+			if fw != nil && k >= nameToks {
+				fw.term(id)
 			}
 			if lastSeen[id] != uint32(i)+1 {
 				lastSeen[id] = uint32(i) + 1
@@ -360,6 +372,9 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 			} else {
 				lists[id][len(lists[id])-1].tf++
 			}
+		}
+		if fw != nil {
+			fw.end(d.Content)
 		}
 	}
 	// Pack every list into the segment's arrays, exactly sized: append's
@@ -387,6 +402,9 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	seg.bigTF.tf = slices.Clip(seg.bigTF.tf)
 	seg.terms.done()
 	seg.buildBounds()
+	if fw != nil {
+		seg.dup = fw.detect(seg)
+	}
 	return seg
 }
 

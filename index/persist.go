@@ -30,7 +30,8 @@ import (
 //	terms: n, the number of postings of all, the texts of all terms one
 //	after the other (a byte string), then per term the length of its text
 //	and its postings (a count, then per posting the doc as a delta from the
-//	previous one, and tf)
+//	previous one, and tf) |
+//	duplicates: see appendDups (dupbuild.go; version 6)
 //
 // The texts come in blocks so that a load copies each block once: the
 // documents' strings share one allocation, and the term dictionary
@@ -42,7 +43,7 @@ import (
 
 // PersistVersion is the version of the persisted snapshot layout. Decode
 // rejects any other.
-const PersistVersion = 5
+const PersistVersion = 6
 
 var persistMagic = []byte("RCLSNAP\n")
 
@@ -113,6 +114,7 @@ func Encode(s *Snapshot, meta []byte) []byte {
 			prev = d
 		}
 	}
+	b = appendDups(b, seg.dup)
 	copy(b, persistMagic)
 	binary.LittleEndian.PutUint32(b[8:], PersistVersion)
 	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[persistHeader:], castagnoli))
@@ -229,7 +231,11 @@ func Decode(data []byte, tok *Analyzer, rev uint64) (s *Snapshot, meta []byte, e
 		r.postings(seg, r.count(2), uint64(len(seg.docs)))
 		seg.starts = append(seg.starts, uint32(len(seg.pdocs)))
 	}
-	if r.err == nil && (len(r.b) != 0 || end != uint64(len(seg.terms.text))) {
+	if r.err == nil && end != uint64(len(seg.terms.text)) {
+		r.err = errors.New("term text left over")
+	}
+	seg.dup = r.dups(len(seg.docs))
+	if r.err == nil && len(r.b) != 0 {
 		r.err = errors.New("trailing bytes")
 	}
 	if r.err != nil {

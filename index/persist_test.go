@@ -238,6 +238,7 @@ func TestDecodeRejectsWrappedPostings(t *testing.T) {
 			b = binary.AppendUvarint(b, g)
 			b = binary.AppendUvarint(b, 1) // tf
 		}
+		b = append(b, 0) // no duplicate table (version 6)
 		data := make([]byte, persistHeader, persistHeader+len(b))
 		copy(data, persistMagic)
 		binary.LittleEndian.PutUint32(data[8:], PersistVersion)

@@ -33,7 +33,13 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	d.date = dateOf(in)
 	d.extra = in.Extra
 	toks, e1 := s.tok.appendTokens(nil, in.Name)
+	nameToks := len(toks)
 	toks, e2 := s.tok.appendTokens(toks, in.Content)
+	if s.base.dup != nil {
+		xs := slices.Compact(slices.Sorted(slices.Values(toks[nameToks:])))
+		d.hash, d.ctn = contentHash(in.Content), uint32(len(xs))
+		ns.linkDups(d.ord, ns.dupsOf(in.Content, xs, d.hash))
+	}
 	d.len = uint32(len(toks))
 	d.est = uint32(e1 + e2)
 	tf := make(map[string]uint32, len(toks))

@@ -1,0 +1,389 @@
+package index
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"maps"
+	"slices"
+)
+
+// forward collects, while a build analyses its documents, each one's
+// distinct content term ids and content hash: what the bulk detection
+// reads once the posting lists are made.
+type forward struct {
+	ids   []uint32 // every document's distinct content term ids, one after the other
+	start []uint32 // document i's are ids[start[i]:start[i+1]]
+	seen  []uint32 // by term id: doc+1 that last noted it
+	hash  []uint64
+}
+
+func newForward(n int) *forward {
+	return &forward{start: make([]uint32, 1, n+1), hash: make([]uint64, 0, n)}
+}
+
+// term notes a content term of the document being analysed.
+func (f *forward) term(id uint32) {
+	for int(id) >= len(f.seen) {
+		f.seen = append(f.seen, 0)
+	}
+	doc := uint32(len(f.start)) // the current document + 1
+	if f.seen[id] != doc {
+		f.seen[id] = doc
+		f.ids = append(f.ids, id)
+	}
+}
+
+// end closes the document being analysed.
+func (f *forward) end(content string) {
+	f.start = append(f.start, uint32(len(f.ids)))
+	f.hash = append(f.hash, contentHash(content))
+}
+
+func (f *forward) of(d uint32) []uint32 { return f.ids[f.start[d]:f.start[d+1]] }
+
+// detect finds every duplicate pair of seg's documents: exact ones by
+// sorting the hashes, near ones by prefix filtering on seg's lists (for
+// each document, only the lists of its rarest terms, from its own ord on,
+// so each pair is met once), each candidate confirmed by the exact
+// measure.
+func (f *forward) detect(seg *segment) *dupTable {
+	n := len(seg.docs)
+	t := &dupTable{hash: f.hash, ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	for i := range n {
+		t.ctn[i] = f.start[i+1] - f.start[i]
+		t.byHash[i] = uint32(i)
+	}
+	t.sortByHash()
+	var pairs [][2]uint32
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && t.hash[t.byHash[j]] == t.hash[t.byHash[i]] {
+			j++
+		}
+		for a := i; a < j; a++ {
+			for b := a + 1; b < j; b++ {
+				x, y := t.byHash[a], t.byHash[b]
+				if dupNormal(seg.docs[x].Content) == dupNormal(seg.docs[y].Content) {
+					pairs = append(pairs, [2]uint32{x, y})
+				}
+			}
+		}
+		i = j
+	}
+	mark := make([]uint32, seg.nTerms()) // by term id: x+1 when x has it
+	seen := make([]uint32, n)            // by doc: x+1 when a candidate of x
+	var pre []uint32
+	for x := range uint32(n) {
+		ids := f.of(x)
+		nx := len(ids)
+		if nx == 0 {
+			continue
+		}
+		pre = rarest(append(pre[:0], ids...), prefixLen(nx), seg.listLen)
+		marked := false
+		for _, id := range pre {
+			l := seg.list(id).docs
+			k, _ := slices.BinarySearch(l, x+1)
+			for _, y := range l[k:] {
+				if seen[y] == x+1 {
+					continue
+				}
+				seen[y] = x + 1
+				if !lenOK(uint32(nx), t.ctn[y]) || t.hash[x] == t.hash[y] {
+					continue // too different in size, or met as an exact pair
+				}
+				if !marked {
+					for _, id := range ids {
+						mark[id] = x + 1
+					}
+					marked = true
+				}
+				inter := 0
+				for _, id := range f.of(y) {
+					if mark[id] == x+1 {
+						inter++
+					}
+				}
+				if jaccardOK(inter, nx, int(t.ctn[y])) && valueGuard(seg.docs[x].Content, seg.docs[y].Content) {
+					pairs = append(pairs, [2]uint32{x, y})
+				}
+			}
+		}
+	}
+	t.rel = relOf(pairs)
+	return t
+}
+
+// rarest reorders ids so that its first p are those with the shortest
+// lists (ties by id), and returns them.
+func rarest(ids []uint32, p int, df func(uint32) int) []uint32 {
+	less := func(a, b uint32) bool {
+		da, db := df(a), df(b)
+		return da < db || da == db && a < b
+	}
+	if p > 8 {
+		slices.SortFunc(ids, func(a, b uint32) int {
+			switch {
+			case less(a, b):
+				return -1
+			case less(b, a):
+				return 1
+			}
+			return 0
+		})
+		return ids[:p]
+	}
+	for k := 0; k < p; k++ {
+		m := k
+		for j := k + 1; j < len(ids); j++ {
+			if less(ids[j], ids[m]) {
+				m = j
+			}
+		}
+		ids[k], ids[m] = ids[m], ids[k]
+	}
+	return ids[:p]
+}
+
+// relOf makes the symmetric relation of pairs: each list ascending,
+// without repeats.
+func relOf(pairs [][2]uint32) map[uint32][]uint32 {
+	if len(pairs) == 0 {
+		return nil
+	}
+	rel := make(map[uint32][]uint32)
+	for _, p := range pairs {
+		rel[p[0]] = append(rel[p[0]], p[1])
+		rel[p[1]] = append(rel[p[1]], p[0])
+	}
+	for k, l := range rel {
+		slices.Sort(l)
+		rel[k] = slices.Clip(slices.Compact(l))
+	}
+	return rel
+}
+
+func (t *dupTable) sortByHash() {
+	slices.SortFunc(t.byHash, func(a, b uint32) int {
+		if c := cmp.Compare(t.hash[a], t.hash[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+}
+
+// dupsOf returns the ords of the live documents of s that are duplicates
+// of a document with content, whose distinct content terms are xs
+// (sorted), and hash h: exact ones from the base's hash table and the
+// overlay's hashes, near ones from the base's lists and the overlay's
+// postings of its rarest terms.
+func (s *Snapshot) dupsOf(content string, xs []string, h uint64) []int32 {
+	t := s.base.dup
+	var out []int32
+	seen := map[int32]bool{}
+	confirm := func(ord int32, yc string, yh uint64, ny uint32) {
+		if seen[ord] {
+			return
+		}
+		seen[ord] = true
+		if yh == h && dupNormal(yc) == dupNormal(content) {
+			out = append(out, ord)
+			return
+		}
+		if !lenOK(uint32(len(xs)), ny) {
+			return
+		}
+		ys := contentTerms(s.tok, yc)
+		if jaccardOK(interSorted(xs, ys), len(xs), len(ys)) && valueGuard(content, yc) {
+			out = append(out, ord)
+		}
+	}
+	lo, _ := slices.BinarySearchFunc(t.byHash, h, func(ord uint32, h uint64) int { return cmp.Compare(t.hash[ord], h) })
+	for _, y := range t.byHash[lo:] {
+		if t.hash[y] != h {
+			break
+		}
+		if !s.isDead(y) {
+			confirm(int32(y), s.base.docs[y].Content, h, t.ctn[y])
+		}
+	}
+	nb := len(s.base.docs)
+	for i, o := range s.overlay {
+		if o != nil && o.hash == h {
+			confirm(int32(nb+i), o.Content, o.hash, o.ctn)
+		}
+	}
+	if len(xs) == 0 {
+		return out
+	}
+	// The rarest terms first, by their base lists (a term the base lacks
+	// is the rarest of all): any order finds every pair, this one reads
+	// the least.
+	pre := slices.Clone(xs)
+	dfOf := func(term string) int {
+		if id, ok := s.base.terms.id(term); ok {
+			return s.base.listLen(id)
+		}
+		return 0
+	}
+	slices.SortStableFunc(pre, func(a, b string) int { return cmp.Compare(dfOf(a), dfOf(b)) })
+	for _, term := range pre[:prefixLen(len(xs))] {
+		if id, ok := s.base.terms.id(term); ok {
+			for _, y := range s.base.list(id).docs {
+				if !s.isDead(y) && lenOK(uint32(len(xs)), t.ctn[y]) {
+					confirm(int32(y), s.base.docs[y].Content, t.hash[y], t.ctn[y])
+				}
+			}
+		}
+		for _, p := range s.ovRange(termHash(term)) {
+			if o := s.overlay[p.doc]; p.term == term && o != nil {
+				confirm(int32(nb)+int32(p.doc), o.Content, o.hash, o.ctn)
+			}
+		}
+	}
+	return out
+}
+
+// linkDups records, in ns (a fresh clone that does not hold d yet), the
+// pairs of d, an overlay document about to be added at ord, with the
+// documents dups names.
+func (ns *Snapshot) linkDups(ord int32, dups []int32) {
+	if len(dups) == 0 {
+		return
+	}
+	m := make(map[int32][]int32, len(ns.ovDup)+len(dups)+1)
+	maps.Copy(m, ns.ovDup)
+	slices.Sort(dups)
+	m[ord] = dups
+	for _, y := range dups {
+		m[y] = append(slices.Clip(m[y]), ord)
+	}
+	ns.ovDup = m
+}
+
+// compactDups makes the duplicate table of a compaction of s: baseOrd
+// and ovOrd map s's ords (base, overlay index) to the new ones (^0: gone).
+func (s *Snapshot) compactDups(seg *segment, baseOrd, ovOrd []uint32) *dupTable {
+	old := s.base.dup
+	if old == nil {
+		return nil
+	}
+	n := len(seg.docs)
+	t := &dupTable{hash: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	for i, o := range baseOrd {
+		if o != gone {
+			t.hash[o], t.ctn[o] = old.hash[i], old.ctn[i]
+		}
+	}
+	for i, o := range ovOrd {
+		if o != gone {
+			t.hash[o], t.ctn[o] = s.overlay[i].hash, s.overlay[i].ctn
+		}
+	}
+	for i := range t.byHash {
+		t.byHash[i] = uint32(i)
+	}
+	t.sortByHash()
+	newOf := func(ord uint32) uint32 {
+		if int(ord) < len(baseOrd) {
+			return baseOrd[ord]
+		}
+		return ovOrd[int(ord)-len(baseOrd)]
+	}
+	var pairs [][2]uint32
+	for x, l := range old.rel {
+		for _, y := range l {
+			if a, b := newOf(x), newOf(y); x < y && a != gone && b != gone {
+				pairs = append(pairs, [2]uint32{a, b})
+			}
+		}
+	}
+	for x, l := range s.ovDup {
+		for _, y := range l {
+			if a, b := newOf(uint32(x)), newOf(uint32(y)); x < y && a != gone && b != gone {
+				pairs = append(pairs, [2]uint32{a, b})
+			}
+		}
+	}
+	t.rel = relOf(pairs)
+	return t
+}
+
+// gone marks an ord that a compaction leaves out.
+const gone = ^uint32(0)
+
+// appendDups writes the duplicates section of a persisted snapshot: 0
+// when detection is off, else 1, the hash of every document (8 bytes LE),
+// its count of content terms, and the pairs (n, then each as the first
+// ord's delta from the previous pair's and the second's distance past it).
+func appendDups(b []byte, t *dupTable) []byte {
+	if t == nil {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	for _, h := range t.hash {
+		b = binary.LittleEndian.AppendUint64(b, h)
+	}
+	for _, c := range t.ctn {
+		b = binary.AppendUvarint(b, uint64(c))
+	}
+	var pairs [][2]uint32
+	for _, x := range slices.Sorted(maps.Keys(t.rel)) {
+		for _, y := range t.rel[x] {
+			if x < y {
+				pairs = append(pairs, [2]uint32{x, y})
+			}
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(pairs)))
+	prev := uint32(0)
+	for _, p := range pairs {
+		b = binary.AppendUvarint(b, uint64(p[0]-prev))
+		b = binary.AppendUvarint(b, uint64(p[1]-p[0]))
+		prev = p[0]
+	}
+	return b
+}
+
+// dups reads the duplicates section of a persisted snapshot of n docs.
+func (r *reader) dups(n int) *dupTable {
+	switch flag := r.byte(); {
+	case r.err != nil || flag == 0:
+		return nil
+	case flag != 1:
+		r.err = errors.New("bad duplicates flag")
+		return nil
+	}
+	if len(r.b) < 8*n {
+		r.err = errors.New("truncated")
+		return nil
+	}
+	t := &dupTable{hash: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	for i := range t.hash {
+		t.hash[i] = binary.LittleEndian.Uint64(r.b[8*i:])
+		t.byHash[i] = uint32(i)
+	}
+	r.b = r.b[8*n:]
+	for i := range t.ctn {
+		t.ctn[i] = r.u32()
+	}
+	np := r.count(2)
+	pairs := make([][2]uint32, 0, np)
+	x := uint64(0)
+	for i := 0; i < np && r.err == nil; i++ {
+		x += r.uvarint()
+		y := x + r.uvarint()
+		if y == x || y >= uint64(n) {
+			r.err = errors.New("duplicate pair out of range")
+			return nil
+		}
+		pairs = append(pairs, [2]uint32{uint32(x), uint32(y)})
+	}
+	if r.err != nil {
+		return nil
+	}
+	t.sortByHash()
+	t.rel = relOf(pairs)
+	return t
+}
