@@ -353,7 +353,13 @@ func buildSegment(tok *Analyzer, in []Input, dups bool) *segment {
 		var e1, e2 int
 		toks, e1 = tok.appendTokens(toks[:0], d.Name)
 		nameToks := len(toks)
-		toks, e2 = tok.appendTokens(toks, d.Content)
+		var normal string // the content normalized, for its hash
+		if fw != nil {
+			normal = normalize(d.Content)
+			toks, e2 = tok.appendNormal(toks, normal)
+		} else {
+			toks, e2 = tok.appendTokens(toks, d.Content)
+		}
 		d.est = uint32(e1 + e2)
 		seg.lens[i] = uint32(len(toks))
 		seg.totalLen += uint64(len(toks))
@@ -374,7 +380,7 @@ func buildSegment(tok *Analyzer, in []Input, dups bool) *segment {
 			}
 		}
 		if fw != nil {
-			fw.end(d.Content)
+			fw.end(normal)
 		}
 	}
 	// Pack every list into the segment's arrays, exactly sized: append's

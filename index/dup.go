@@ -1,20 +1,21 @@
 package index
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 )
 
 // Duplicates (docs/duplicates.md). Two documents are duplicates when
 //
-//   - exact: their contents are equal after NFKC, case folding (full
-//     Unicode folding: "Straße" and "STRASSE" are equal) and collapsing
-//     every run of white space into one space, trimmed at both ends; or
+//   - exact: their contents are equal after NFKC, case folding (Unicode
+//     lower case, as the tokenizer folds it: "ÉCOLE" and "école" are
+//     equal) and collapsing every run of white space into one space,
+//     trimmed at both ends; or
 //   - near: both contents have index terms (of the snapshot's analyzer),
 //     the Jaccard similarity of the two sets of terms is at least
 //     NearNum/NearDen (0.9), and the words in which they differ carry no
@@ -57,6 +58,7 @@ func BuildWith(rev uint64, tok *Analyzer, docs []Input, o BuildOptions) *Snapsho
 // dupTable is a base segment's duplicate data; nil when detection is off.
 type dupTable struct {
 	hash   []uint64            // by ord: contentHash of the content
+	sig    []uint64            // by ord: termSig of the content terms
 	ctn    []uint32            // by ord: the number of distinct content terms
 	byHash []uint32            // ords sorted by hash, then ord
 	rel    map[uint32][]uint32 // ord → the base documents it duplicates, ascending
@@ -131,73 +133,66 @@ func ContentDuplicates(tok *Analyzer, a, b string) bool {
 	return len(xs) > 0 && len(ys) > 0 && jaccardOK(interSorted(xs, ys), len(xs), len(ys)) && valueGuard(a, b)
 }
 
-// dupNormal is content after NFKC, full case folding and white space
-// collapsing (one space for each run, none at the ends).
+// dupNormal is content after NFKC and lower-casing (the tokenizer's
+// normalize) and white space collapsing (one space for each run, none at
+// the ends).
 func dupNormal(s string) string {
+	s = normalize(s)
 	var b strings.Builder
 	b.Grow(len(s))
-	eachNormalByte(s, func(c byte) { b.WriteByte(c) })
-	return b.String()
-}
-
-// contentHash is FNV-1a over dupNormal(s), without building it for ASCII.
-func contentHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	eachNormalByte(s, func(c byte) {
-		h ^= uint64(c)
-		h *= 1099511628211
-	})
-	return h
-}
-
-// eachNormalByte calls fn with the bytes of dupNormal(s).
-func eachNormalByte(s string, fn func(byte)) {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if !ascii {
-		s = cases.Fold().String(norm.NFKC.String(s))
-	}
-	space, started := false, false
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			i++
-			if c == ' ' || '\t' <= c && c <= '\r' {
-				space = started
-				continue
-			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if space {
-				fn(' ')
-				space = false
-			}
-			started = true
-			fn(c)
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
+	space := false
+	for _, r := range s {
 		if unicode.IsSpace(r) {
-			space = started
-			i += n
+			space = b.Len() > 0
 			continue
 		}
 		if space {
-			fn(' ')
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// contentHash is FNV-1a over dupNormal(s).
+func contentHash(s string) uint64 { return hashNormal(normalize(s)) }
+
+// hashNormal is FNV-1a over dupNormal of a text already normalized, made
+// without building it: a build hashes the content its tokenizer has just
+// normalized.
+func hashNormal(s string) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	space, started := false, false
+	for i := 0; i < len(s); {
+		c := s[i]
+		n := 1
+		if c < utf8.RuneSelf {
+			if c == ' ' || '\t' <= c && c <= '\r' {
+				space = started
+				i++
+				continue
+			}
+		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				space = started
+				i += n
+				continue
+			}
+		}
+		if space {
+			h = (h ^ ' ') * prime
 			space = false
 		}
 		started = true
-		for ; n > 0; n-- {
-			fn(s[i])
-			i++
+		for end := i + n; i < end; i++ {
+			h = (h ^ uint64(s[i])) * prime
 		}
 	}
+	return h
 }
 
 // contentTerms returns the distinct index terms of content, sorted.
@@ -218,6 +213,22 @@ func jaccardOK(inter, nx, ny int) bool {
 // larger.
 func lenOK(nx, ny uint32) bool {
 	return nx > 0 && ny > 0 && uint64(ny)*NearDen >= NearNum*uint64(nx) && uint64(nx)*NearDen >= NearNum*uint64(ny)
+}
+
+// termSig is the bit of a content term in a document's signature: the
+// signature is the OR of its terms' bits.
+func termSig(t string) uint64 {
+	h := termHash(t)
+	return 1 << ((h ^ h>>32) & 63)
+}
+
+// sigOK is the signature filter, exact (it never drops a pair that meets
+// the threshold): a bit set in one signature and not the other stands
+// for at least one term the other lacks, so popcount(sx^sy) is a lower
+// bound of the symmetric difference Δ, and Jaccard ≥ t holds only when
+// Δ·(1+t) ≤ (1−t)·(nx+ny).
+func sigOK(sx, sy uint64, nx, ny uint32) bool {
+	return uint64(bits.OnesCount64(sx^sy))*(NearDen+NearNum) <= (NearDen-NearNum)*(uint64(nx)+uint64(ny))
 }
 
 // prefixLen is how many of the n terms of a set a near duplicate must

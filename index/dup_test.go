@@ -22,7 +22,8 @@ func TestContentDuplicates(t *testing.T) {
 		{"identical", "Buy oat milk.", "Buy oat milk.", true},
 		{"case and white space", "Buy  OAT milk.\n", "buy oat\tmilk.", true},
 		{"NFKC full width", "Ｂｕｙ oat milk", "buy oat milk", true},
-		{"case folding ß", "Straße gesperrt", "STRASSE gesperrt", true},
+		{"case folding beyond ASCII", "ÉCOLE fermée", "école FERMÉE", true},
+		{"no-break and ideographic spaces", "école\u00a0fermée\u3000today", "école fermée today", true},
 		{"punctuation only differs, exact path off, near on", "Buy oat milk!", "Buy oat milk.", true},
 		{"one word more in a long note", longNote, longNote + " rotation", true},
 		{"a stemmed variant", longNote, strings.Replace(longNote, "builds", "built", 1), true},
@@ -195,5 +196,19 @@ func checkModel(t *testing.T, tok *Analyzer, s *Snapshot, model map[docKey]strin
 	}
 	if any && !s.HasDuplicates() {
 		t.Fatalf("seed %d step %d: HasDuplicates false", seed, step)
+	}
+}
+
+// TestContentHash: the hash a build makes without building the
+// normalized text is FNV-1a of that text.
+func TestContentHash(t *testing.T) {
+	for _, s := range []string{"", "  ", "a", " Buy  OAT\tmilk \n", "école\u00a0FERMÉE\u3000x", "Ｂｕｙ", "上周 去了 海边", longNote} {
+		h := uint64(14695981039346656037)
+		for _, c := range []byte(dupNormal(s)) {
+			h = (h ^ uint64(c)) * 1099511628211
+		}
+		if got := contentHash(s); got != h {
+			t.Fatalf("%q: hash %x, want %x of %q", s, got, h, dupNormal(s))
+		}
 	}
 }

@@ -34,10 +34,11 @@ func (f *forward) term(id uint32) {
 	}
 }
 
-// end closes the document being analysed.
-func (f *forward) end(content string) {
+// end closes the document being analysed, whose normalized content
+// (normalize) is normal.
+func (f *forward) end(normal string) {
 	f.start = append(f.start, uint32(len(f.ids)))
-	f.hash = append(f.hash, contentHash(content))
+	f.hash = append(f.hash, hashNormal(normal))
 }
 
 func (f *forward) of(d uint32) []uint32 { return f.ids[f.start[d]:f.start[d+1]] }
@@ -49,10 +50,17 @@ func (f *forward) of(d uint32) []uint32 { return f.ids[f.start[d]:f.start[d+1]] 
 // measure.
 func (f *forward) detect(seg *segment) *dupTable {
 	n := len(seg.docs)
-	t := &dupTable{hash: f.hash, ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	t := &dupTable{hash: f.hash, sig: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	bit := make([]uint64, seg.nTerms())
+	for id := range bit {
+		bit[id] = termSig(string(seg.terms.term(uint32(id))))
+	}
 	for i := range n {
 		t.ctn[i] = f.start[i+1] - f.start[i]
 		t.byHash[i] = uint32(i)
+		for _, id := range f.of(uint32(i)) {
+			t.sig[i] |= bit[id]
+		}
 	}
 	t.sortByHash()
 	var pairs [][2]uint32
@@ -71,6 +79,17 @@ func (f *forward) detect(seg *segment) *dupTable {
 		}
 		i = j
 	}
+	// Term ids by rank, rarest first (df, then id), and each id's rank:
+	// choosing a document's rarest terms compares plain numbers.
+	byRank := make([]uint64, seg.nTerms())
+	for id := range byRank {
+		byRank[id] = uint64(seg.listLen(uint32(id)))<<32 | uint64(id)
+	}
+	slices.Sort(byRank)
+	rank := make([]uint32, len(byRank))
+	for r, x := range byRank {
+		rank[uint32(x)] = uint32(r)
+	}
 	mark := make([]uint32, seg.nTerms()) // by term id: x+1 when x has it
 	seen := make([]uint32, n)            // by doc: x+1 when a candidate of x
 	var pre []uint32
@@ -80,7 +99,16 @@ func (f *forward) detect(seg *segment) *dupTable {
 		if nx == 0 {
 			continue
 		}
-		pre = rarest(append(pre[:0], ids...), prefixLen(nx), seg.listLen)
+		pre = pre[:0]
+		for _, id := range ids {
+			pre = append(pre, rank[id])
+		}
+		p := prefixLen(nx)
+		smallest(pre, p)
+		pre = pre[:p]
+		for k, r := range pre {
+			pre[k] = uint32(byRank[r])
+		}
 		marked := false
 		for _, id := range pre {
 			l := seg.list(id).docs
@@ -90,8 +118,8 @@ func (f *forward) detect(seg *segment) *dupTable {
 					continue
 				}
 				seen[y] = x + 1
-				if !lenOK(uint32(nx), t.ctn[y]) || t.hash[x] == t.hash[y] {
-					continue // too different in size, or met as an exact pair
+				if !lenOK(uint32(nx), t.ctn[y]) || !sigOK(t.sig[x], t.sig[y], uint32(nx), t.ctn[y]) || t.hash[x] == t.hash[y] {
+					continue // too different, or met as an exact pair
 				}
 				if !marked {
 					for _, id := range ids {
@@ -115,35 +143,21 @@ func (f *forward) detect(seg *segment) *dupTable {
 	return t
 }
 
-// rarest reorders ids so that its first p are those with the shortest
-// lists (ties by id), and returns them.
-func rarest(ids []uint32, p int, df func(uint32) int) []uint32 {
-	less := func(a, b uint32) bool {
-		da, db := df(a), df(b)
-		return da < db || da == db && a < b
-	}
+// smallest moves the p smallest values of xs to its front.
+func smallest(xs []uint32, p int) {
 	if p > 8 {
-		slices.SortFunc(ids, func(a, b uint32) int {
-			switch {
-			case less(a, b):
-				return -1
-			case less(b, a):
-				return 1
-			}
-			return 0
-		})
-		return ids[:p]
+		slices.Sort(xs)
+		return
 	}
 	for k := 0; k < p; k++ {
 		m := k
-		for j := k + 1; j < len(ids); j++ {
-			if less(ids[j], ids[m]) {
+		for j := k + 1; j < len(xs); j++ {
+			if xs[j] < xs[m] {
 				m = j
 			}
 		}
-		ids[k], ids[m] = ids[m], ids[k]
+		xs[k], xs[m] = xs[m], xs[k]
 	}
-	return ids[:p]
 }
 
 // relOf makes the symmetric relation of pairs: each list ascending,
@@ -178,11 +192,12 @@ func (t *dupTable) sortByHash() {
 // (sorted), and hash h: exact ones from the base's hash table and the
 // overlay's hashes, near ones from the base's lists and the overlay's
 // postings of its rarest terms.
-func (s *Snapshot) dupsOf(content string, xs []string, h uint64) []int32 {
+func (s *Snapshot) dupsOf(content string, xs []string, h, sig uint64) []int32 {
 	t := s.base.dup
 	var out []int32
 	seen := map[int32]bool{}
-	confirm := func(ord int32, yc string, yh uint64, ny uint32) {
+	nx := uint32(len(xs))
+	confirm := func(ord int32, yc string, yh, ysig uint64, ny uint32) {
 		if seen[ord] {
 			return
 		}
@@ -191,7 +206,7 @@ func (s *Snapshot) dupsOf(content string, xs []string, h uint64) []int32 {
 			out = append(out, ord)
 			return
 		}
-		if !lenOK(uint32(len(xs)), ny) {
+		if !lenOK(nx, ny) || !sigOK(sig, ysig, nx, ny) {
 			return
 		}
 		ys := contentTerms(s.tok, yc)
@@ -205,13 +220,13 @@ func (s *Snapshot) dupsOf(content string, xs []string, h uint64) []int32 {
 			break
 		}
 		if !s.isDead(y) {
-			confirm(int32(y), s.base.docs[y].Content, h, t.ctn[y])
+			confirm(int32(y), s.base.docs[y].Content, h, t.sig[y], t.ctn[y])
 		}
 	}
 	nb := len(s.base.docs)
 	for i, o := range s.overlay {
 		if o != nil && o.hash == h {
-			confirm(int32(nb+i), o.Content, o.hash, o.ctn)
+			confirm(int32(nb+i), o.Content, o.hash, o.sig, o.ctn)
 		}
 	}
 	if len(xs) == 0 {
@@ -220,25 +235,30 @@ func (s *Snapshot) dupsOf(content string, xs []string, h uint64) []int32 {
 	// The rarest terms first, by their base lists (a term the base lacks
 	// is the rarest of all): any order finds every pair, this one reads
 	// the least.
-	pre := slices.Clone(xs)
-	dfOf := func(term string) int {
-		if id, ok := s.base.terms.id(term); ok {
-			return s.base.listLen(id)
-		}
-		return 0
+	type pterm struct {
+		term string
+		id   uint32
+		df   int // 0: not in the base
 	}
-	slices.SortStableFunc(pre, func(a, b string) int { return cmp.Compare(dfOf(a), dfOf(b)) })
-	for _, term := range pre[:prefixLen(len(xs))] {
+	pre := make([]pterm, len(xs))
+	for i, term := range xs {
+		pre[i].term = term
 		if id, ok := s.base.terms.id(term); ok {
-			for _, y := range s.base.list(id).docs {
-				if !s.isDead(y) && lenOK(uint32(len(xs)), t.ctn[y]) {
-					confirm(int32(y), s.base.docs[y].Content, t.hash[y], t.ctn[y])
+			pre[i].id, pre[i].df = id, s.base.listLen(id)
+		}
+	}
+	slices.SortStableFunc(pre, func(a, b pterm) int { return cmp.Compare(a.df, b.df) })
+	for _, p := range pre[:prefixLen(len(xs))] {
+		if p.df > 0 {
+			for _, y := range s.base.list(p.id).docs {
+				if !s.isDead(y) && lenOK(nx, t.ctn[y]) && sigOK(sig, t.sig[y], nx, t.ctn[y]) {
+					confirm(int32(y), s.base.docs[y].Content, t.hash[y], t.sig[y], t.ctn[y])
 				}
 			}
 		}
-		for _, p := range s.ovRange(termHash(term)) {
-			if o := s.overlay[p.doc]; p.term == term && o != nil {
-				confirm(int32(nb)+int32(p.doc), o.Content, o.hash, o.ctn)
+		for _, op := range s.ovRange(termHash(p.term)) {
+			if o := s.overlay[op.doc]; op.term == p.term && o != nil {
+				confirm(int32(nb)+int32(op.doc), o.Content, o.hash, o.sig, o.ctn)
 			}
 		}
 	}
@@ -270,15 +290,15 @@ func (s *Snapshot) compactDups(seg *segment, baseOrd, ovOrd []uint32) *dupTable 
 		return nil
 	}
 	n := len(seg.docs)
-	t := &dupTable{hash: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	t := &dupTable{hash: make([]uint64, n), sig: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
 	for i, o := range baseOrd {
 		if o != gone {
-			t.hash[o], t.ctn[o] = old.hash[i], old.ctn[i]
+			t.hash[o], t.sig[o], t.ctn[o] = old.hash[i], old.sig[i], old.ctn[i]
 		}
 	}
 	for i, o := range ovOrd {
 		if o != gone {
-			t.hash[o], t.ctn[o] = s.overlay[i].hash, s.overlay[i].ctn
+			t.hash[o], t.sig[o], t.ctn[o] = s.overlay[i].hash, s.overlay[i].sig, s.overlay[i].ctn
 		}
 	}
 	for i := range t.byHash {
@@ -315,7 +335,7 @@ const gone = ^uint32(0)
 
 // appendDups writes the duplicates section of a persisted snapshot: 0
 // when detection is off, else 1, the hash of every document (8 bytes LE),
-// its count of content terms, and the pairs (n, then each as the first
+// then the signature of every document (8 bytes LE), then its count of content terms, and the pairs (n, then each as the first
 // ord's delta from the previous pair's and the second's distance past it).
 func appendDups(b []byte, t *dupTable) []byte {
 	if t == nil {
@@ -324,6 +344,9 @@ func appendDups(b []byte, t *dupTable) []byte {
 	b = append(b, 1)
 	for _, h := range t.hash {
 		b = binary.LittleEndian.AppendUint64(b, h)
+	}
+	for _, x := range t.sig {
+		b = binary.LittleEndian.AppendUint64(b, x)
 	}
 	for _, c := range t.ctn {
 		b = binary.AppendUvarint(b, uint64(c))
@@ -355,16 +378,17 @@ func (r *reader) dups(n int) *dupTable {
 		r.err = errors.New("bad duplicates flag")
 		return nil
 	}
-	if len(r.b) < 8*n {
+	if len(r.b) < 16*n {
 		r.err = errors.New("truncated")
 		return nil
 	}
-	t := &dupTable{hash: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	t := &dupTable{hash: make([]uint64, n), sig: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
 	for i := range t.hash {
 		t.hash[i] = binary.LittleEndian.Uint64(r.b[8*i:])
+		t.sig[i] = binary.LittleEndian.Uint64(r.b[8*(n+i):])
 		t.byHash[i] = uint32(i)
 	}
-	r.b = r.b[8*n:]
+	r.b = r.b[16*n:]
 	for i := range t.ctn {
 		t.ctn[i] = r.u32()
 	}

@@ -27,9 +27,10 @@ type ovDoc struct {
 	extra string            // Input.Extra
 	len   uint32            // |D|
 	tf    map[string]uint32 // its terms
-	// hash and ctn are its content's hash and number of distinct content
+	// hash, sig and ctn are its content's hash, signature and number of distinct content
 	// terms (dup.go), set when the snapshot detects duplicates.
 	hash uint64
+	sig  uint64
 	ctn  uint32
 	// below is the number of base documents before it in identity order:
 	// a tie between it and a base document is decided without reading

@@ -38,7 +38,10 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	if s.base.dup != nil {
 		xs := slices.Compact(slices.Sorted(slices.Values(toks[nameToks:])))
 		d.hash, d.ctn = contentHash(in.Content), uint32(len(xs))
-		ns.linkDups(d.ord, ns.dupsOf(in.Content, xs, d.hash))
+		for _, t := range xs {
+			d.sig |= termSig(t)
+		}
+		ns.linkDups(d.ord, ns.dupsOf(in.Content, xs, d.hash, d.sig))
 	}
 	d.len = uint32(len(toks))
 	d.est = uint32(e1 + e2)

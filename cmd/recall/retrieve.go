@@ -59,6 +59,7 @@ func newRetrieveCmd(a *app) *cobra.Command {
 	registerTime(cmd, &o.r.Time, &o.r.NoTime)
 	f.BoolVar(&o.r.IncludeSuperseded, "include-superseded", false, "also hits that another entry supersedes (marked superseded-by=)")
 	f.BoolVar(&o.r.IncludeExpired, "include-expired", false, "also hits whose expiry has passed (marked expired)")
+	f.BoolVar(&o.r.KeepDuplicates, "keep-duplicates", false, "keep hits that duplicate a higher-ranked one (default: collapsed into it)")
 	o.embedder.register(cmd, true)
 	return cmd
 }
