@@ -15,7 +15,7 @@ import (
 //   - exact: their contents are equal after NFKC, case folding (Unicode
 //     lower case, as the tokenizer folds it: "ÉCOLE" and "école" are
 //     equal) and collapsing every run of white space into one space,
-//     trimmed at both ends; or
+//     trimmed at both ends, and not empty; or
 //   - near: both contents have index terms (of the snapshot's analyzer),
 //     the Jaccard similarity of the two sets of terms is at least
 //     NearNum/NearDen (0.9), and the words in which they differ carry no
@@ -126,7 +126,7 @@ func ContentDuplicates(tok *Analyzer, a, b string) bool {
 	if tok == nil {
 		tok = Spec()
 	}
-	if contentHash(a) == contentHash(b) && dupNormal(a) == dupNormal(b) {
+	if h := contentHash(a); h != emptyHash && h == contentHash(b) && dupNormal(a) == dupNormal(b) {
 		return true
 	}
 	xs, ys := contentTerms(tok, a), contentTerms(tok, b)
@@ -154,6 +154,10 @@ func dupNormal(s string) string {
 	}
 	return b.String()
 }
+
+// emptyHash is the hash of an empty (or all white space) content, which
+// duplicates nothing: an empty placeholder is no copy of another.
+const emptyHash = uint64(14695981039346656037)
 
 // contentHash is FNV-1a over dupNormal(s).
 func contentHash(s string) uint64 { return hashNormal(normalize(s)) }

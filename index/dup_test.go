@@ -44,6 +44,7 @@ func TestContentDuplicates(t *testing.T) {
 				"publie les images de conteneur dans le registre, et promeut une version candidate en préproduction après revue " +
 				"par l'équipe plateforme de garde", false},
 		{"unrelated", "Paris flat lease ends in June", "Berlin office opens in March", false},
+		{"empty contents duplicate nothing", "", " \n", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -69,7 +69,7 @@ func (f *forward) detect(seg *segment) *dupTable {
 		for j < n && t.hash[t.byHash[j]] == t.hash[t.byHash[i]] {
 			j++
 		}
-		for a := i; a < j; a++ {
+		for a := i; a < j && t.hash[t.byHash[i]] != emptyHash; a++ {
 			for b := a + 1; b < j; b++ {
 				x, y := t.byHash[a], t.byHash[b]
 				if dupNormal(seg.docs[x].Content) == dupNormal(seg.docs[y].Content) {
@@ -202,7 +202,7 @@ func (s *Snapshot) dupsOf(content string, xs []string, h, sig uint64) []int32 {
 			return
 		}
 		seen[ord] = true
-		if yh == h && dupNormal(yc) == dupNormal(content) {
+		if yh == h && h != emptyHash && dupNormal(yc) == dupNormal(content) {
 			out = append(out, ord)
 			return
 		}

@@ -5,14 +5,17 @@ import (
 	"io"
 
 	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/service"
 )
 
 // WriteImportReport writes what `recall import` says on stderr once an
 // import is over: a line "skipped ..." for each line, note or record that
 // was skipped on reading (plan) or refused on writing (rep), then the
 // summary "imported N, unchanged U, skipped S" and, for a folder, what was
-// ignored. rep is zero when nothing was written.
-func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
+// ignored, then, when entries of the import duplicate others
+// (docs/duplicates.md), "duplicates N: a = b, ..." naming the first few.
+// rep is zero when nothing was written.
+func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report, dups service.Duplicates) {
 	for _, s := range plan.Skipped {
 		fmt.Fprintf(w, "skipped %s\n", s)
 	}
@@ -24,4 +27,5 @@ func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
 		fmt.Fprintf(w, ", ignored %d (%s)", ig.Total(), ig)
 	}
 	fmt.Fprintln(w)
+	writeImportDuplicates(w, dups)
 }

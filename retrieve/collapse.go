@@ -122,8 +122,8 @@ func collapseRanked(snap *index.Snapshot, limit int, rank func(n int) ([]index.S
 // CollapseItems is collapse over hits chosen by a caller (a filtered
 // ranking, see Engine.Expand), in rank order, in snap: the hits kept,
 // each naming in Collapsed the ones folded into it (after any it already
-// names), at most limit of them (0: all). Hits whose entry is not in snap
-// are kept as they are.
+// names), at most limit of them (0: all). Hits whose entry is not in snap,
+// and a timeline's (unscored) hits, are kept as they are.
 func CollapseItems(snap *index.Snapshot, hits []Item, limit int) []Item {
 	if !snap.HasDuplicates() {
 		if limit > 0 && len(hits) > limit {
@@ -133,7 +133,9 @@ func CollapseItems(snap *index.Snapshot, hits []Item, limit int) []Item {
 	}
 	docs := make([]*index.Doc, len(hits))
 	for i, h := range hits {
-		docs[i] = snap.Lookup(h.Category, h.Name)
+		if h.BM25Score != nil { // a timeline's hits, not ranked, do not collapse
+			docs[i] = snap.Lookup(h.Category, h.Name)
+		}
 	}
 	doc := func(i int) *index.Doc { return docs[i] }
 	keep, folds := collapseDocs(snap, len(hits), doc)

@@ -89,9 +89,9 @@ type RetrieveParams struct {
 	NoTime       bool     `json:"no_time,omitempty" jsonschema:"Keep the whole query as words: do not read a time phrase out of it. Default false."`
 	// IncludeSuperseded and IncludeExpired: see docs/validity.md.
 	IncludeSuperseded bool `json:"include_superseded,omitempty" jsonschema:"Also return entries another entry supersedes (an older value the user corrected), marked superseded_by with the entry that replaces them. Default false: they are left out."`
+	IncludeExpired    bool `json:"include_expired,omitempty" jsonschema:"Also return entries whose expiry (their expires date) has passed at now, marked expired. Default false: they are left out."`
 	// KeepDuplicates: see docs/duplicates.md.
 	KeepDuplicates bool `json:"keep_duplicates,omitempty" jsonschema:"Keep hits that duplicate a higher-ranked hit (the same content, or nearly: docs/duplicates.md). Default false: such a hit is left out, costs no budget, and the hit it duplicates names it in collapsed."`
-	IncludeExpired bool `json:"include_expired,omitempty" jsonschema:"Also return entries whose expiry (their expires date) has passed at now, marked expired. Default false: they are left out."`
 	// Zone, for Go callers (the CLI's --tz), is the time zone of now, of
 	// after and before given as dates, and of calendar days; nil means
 	// now's own zone (the local zone when now is not given).

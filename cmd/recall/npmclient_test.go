@@ -283,5 +283,6 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 		t.Errorf("read of a missing entry: %+v", r)
 	}
 	checkValidityNPM(t, report.Calls[25].Structured, report.Calls[25].Text, report.Calls[26].Structured, report.Calls[28].Structured)
+	checkDuplicatesNPM(t, report.Calls[30].Text, report.Calls[30].Structured, report.Calls[31].Structured, report.Calls[32].Structured)
 	return report
 }

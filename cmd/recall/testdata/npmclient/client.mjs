@@ -111,6 +111,13 @@ await call("retrieve", { query: "npm flat", include_superseded: true, include_ex
 await call("add", { category: "x", name: "y", content: "z", expires: "soon" });
 await call("get", { category: "places", name: "npm Berlin" });
 
+// Duplicates (issue 23): an add that copies another names it; a retrieve
+// collapses the copy, keep_duplicates keeps it (calls 29 to 32).
+await call("add", { category: "shop", name: "npm milk", content: "npm oat milk on Friday" });
+await call("add", { category: "notes", name: "npm milk", content: "NPM oat milk  on friday" });
+await call("retrieve", { query: "npm oat milk" });
+await call("retrieve", { query: "npm oat milk", keep_duplicates: true });
+
 if (http) await transport.terminateSession(); // a stateless server has no session: a no-op
 await client.close();
 process.stdout.write(JSON.stringify(out));
