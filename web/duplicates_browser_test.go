@@ -24,10 +24,12 @@ func TestCollapsedOnPage(t *testing.T) {
 		texts = append(texts, it.Text)
 	}
 	all := strings.ToLower(strings.Join(texts, "\n---\n"))
-	if !strings.Contains(all, "collapsed notes:milk") || strings.Contains(all, "hit notes:milk") {
+	// One of the two copies is the hit, naming the other.
+	if !strings.Contains(all, "collapsed shop:milk") && !strings.Contains(all, "collapsed notes:milk") || strings.Contains(all, "collapsed ,") {
 		t.Errorf("query items:\n%s", all)
 	}
-	if got := eval[[]string](t, ctx, `[...document.querySelectorAll('#items .collapsed a')].map(a => a.textContent)`); !slices.Equal(got, []string{"notes:milk"}) {
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('#items .collapsed a')].map(a => a.textContent)`)
+	if len(got) != 1 || got[0] != "shop:milk" && got[0] != "notes:milk" {
 		t.Errorf("collapsed links %v", got)
 	}
 	want := s.cli(t, "wombat milk")
