@@ -62,6 +62,7 @@ type dupTable struct {
 	ctn    []uint32            // by ord: the number of distinct content terms
 	byHash []uint32            // ords sorted by hash, then ord
 	rel    map[uint32][]uint32 // ord → the base documents it duplicates, ascending
+	has    []uint64            // bitset by ord: the ords rel has, one read per hit
 }
 
 // DetectsDuplicates reports whether s finds duplicates (BuildOptions).
@@ -75,19 +76,25 @@ func (s *Snapshot) HasDuplicates() bool {
 
 // EachDuplicate calls fn with every live document of s that is a
 // duplicate of d (a document of s), in no particular order, until fn
-// returns false. A document with none costs a map lookup or two.
+// returns false. A document with none costs a bit test (and a map lookup
+// while the overlay holds pairs).
 func (s *Snapshot) EachDuplicate(d *Doc, fn func(*Doc) bool) {
 	t := s.base.dup
 	if t == nil {
 		return
 	}
 	if s.isBaseDoc(d) {
-		for _, y := range t.rel[uint32(d.ord)] {
-			if yd := s.Doc(int(y)); yd != nil && !fn(yd) {
-				return
+		if ord := uint32(d.ord); t.has != nil && t.has[ord/64]&(1<<(ord%64)) != 0 {
+			for _, y := range t.rel[ord] {
+				if yd := s.Doc(int(y)); yd != nil && !fn(yd) {
+					return
+				}
 			}
 		}
 	} else if s.ovDocOf(d) == nil {
+		return
+	}
+	if len(s.ovDup) == 0 {
 		return
 	}
 	for _, y := range s.ovDup[d.ord] {

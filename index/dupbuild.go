@@ -139,7 +139,7 @@ func (f *forward) detect(seg *segment) *dupTable {
 			}
 		}
 	}
-	t.rel = relOf(pairs)
+	t.setRel(pairs)
 	return t
 }
 
@@ -176,6 +176,18 @@ func relOf(pairs [][2]uint32) map[uint32][]uint32 {
 		rel[k] = slices.Clip(slices.Compact(l))
 	}
 	return rel
+}
+
+// setRel makes t's relation of pairs, and its bitset.
+func (t *dupTable) setRel(pairs [][2]uint32) {
+	t.rel = relOf(pairs)
+	t.has = nil
+	if len(t.rel) > 0 {
+		t.has = make([]uint64, (len(t.hash)+63)/64)
+		for ord := range t.rel {
+			t.has[ord/64] |= 1 << (ord % 64)
+		}
+	}
 }
 
 func (t *dupTable) sortByHash() {
@@ -326,7 +338,7 @@ func (s *Snapshot) compactDups(seg *segment, baseOrd, ovOrd []uint32) *dupTable 
 			}
 		}
 	}
-	t.rel = relOf(pairs)
+	t.setRel(pairs)
 	return t
 }
 
@@ -408,6 +420,6 @@ func (r *reader) dups(n int) *dupTable {
 		return nil
 	}
 	t.sortByHash()
-	t.rel = relOf(pairs)
+	t.setRel(pairs)
 	return t
 }
