@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -201,15 +202,36 @@ func checkModel(t *testing.T, tok *Analyzer, s *Snapshot, model map[docKey]strin
 }
 
 // TestContentHash: the hash a build makes without building the
-// normalized text is FNV-1a of that text.
+// normalized text is FNV-1a over that text's 8-byte words.
 func TestContentHash(t *testing.T) {
 	for _, s := range []string{"", "  ", "a", " Buy  OAT\tmilk \n", "école\u00a0FERMÉE\u3000x", "Ｂｕｙ", "上周 去了 海边", longNote} {
 		h := uint64(14695981039346656037)
-		for _, c := range []byte(dupNormal(s)) {
-			h = (h ^ uint64(c)) * 1099511628211
+		b := []byte(dupNormal(s))
+		for len(b)%8 != 0 {
+			b = append(b, 0)
+		}
+		for i := 0; i < len(b); i += 8 {
+			h = (h ^ binary.LittleEndian.Uint64(b[i:])) * 1099511628211
 		}
 		if got := contentHash(s); got != h {
 			t.Fatalf("%q: hash %x, want %x of %q", s, got, h, dupNormal(s))
+		}
+	}
+}
+
+func TestSmallest(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 500 {
+		xs := make([]uint32, 1+r.IntN(40))
+		for i := range xs {
+			xs[i] = uint32(r.IntN(30))
+		}
+		p := 1 + r.IntN(len(xs))
+		want := slices.Sorted(slices.Values(xs))[:p]
+		smallest(xs, p)
+		got := slices.Sorted(slices.Values(xs[:p]))
+		if !slices.Equal(got, want) {
+			t.Fatalf("p=%d: %v, want %v", p, got, want)
 		}
 	}
 }

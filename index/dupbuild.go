@@ -143,20 +143,26 @@ func (f *forward) detect(seg *segment) *dupTable {
 	return t
 }
 
-// smallest moves the p smallest values of xs to its front.
+// smallest moves the p smallest values of xs to its front: one pass
+// that keeps them sorted in xs[:p], inserting the few that beat the
+// largest kept (the common case costs one comparison a value).
 func smallest(xs []uint32, p int) {
-	if p > 8 {
-		slices.Sort(xs)
+	if p >= len(xs) {
 		return
 	}
-	for k := 0; k < p; k++ {
-		m := k
-		for j := k + 1; j < len(xs); j++ {
-			if xs[j] < xs[m] {
-				m = j
-			}
+	slices.Sort(xs[:p])
+	for j := p; j < len(xs); j++ {
+		v := xs[j]
+		if v >= xs[p-1] {
+			continue
 		}
-		xs[k], xs[m] = xs[m], xs[k]
+		xs[j] = xs[p-1]
+		k := p - 1
+		for k > 0 && xs[k-1] > v {
+			xs[k] = xs[k-1]
+			k--
+		}
+		xs[k] = v
 	}
 }
 
