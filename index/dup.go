@@ -57,10 +57,10 @@ func BuildWith(rev uint64, tok *Analyzer, docs []Input, o BuildOptions) *Snapsho
 
 // dupTable is a base segment's duplicate data; nil when detection is off.
 type dupTable struct {
-	hash   []uint64            // by ord: contentHash of the content
+	hash   []uint64            // by ord: contentHash of a content without terms, else 0
 	sig    []uint64            // by ord: termSig of the content terms
 	ctn    []uint32            // by ord: the number of distinct content terms
-	byHash []uint32            // ords sorted by hash, then ord
+	byHash []uint32            // the ords without content terms, by hash, then ord
 	rel    map[uint32][]uint32 // ord → the base documents it duplicates, ascending
 	has    []uint64            // bitset by ord: the ords rel has, one read per hit
 }

@@ -35,10 +35,16 @@ func (f *forward) term(id uint32) {
 }
 
 // end closes the document being analysed, whose normalized content
-// (normalize) is normal.
+// (normalize) is normal. Only a document without content terms is
+// hashed: an exact copy of one with terms has the same terms, and the
+// near-duplicate pass finds it (Jaccard 1, no word differs).
 func (f *forward) end(normal string) {
 	f.start = append(f.start, uint32(len(f.ids)))
-	f.hash = append(f.hash, hashNormal(normal))
+	var h uint64
+	if n := len(f.start); f.start[n-1] == f.start[n-2] {
+		h = hashNormal(normal)
+	}
+	f.hash = append(f.hash, h)
 }
 
 func (f *forward) of(d uint32) []uint32 { return f.ids[f.start[d]:f.start[d+1]] }
@@ -50,23 +56,22 @@ func (f *forward) of(d uint32) []uint32 { return f.ids[f.start[d]:f.start[d+1]] 
 // measure.
 func (f *forward) detect(seg *segment) *dupTable {
 	n := len(seg.docs)
-	t := &dupTable{hash: f.hash, sig: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	t := &dupTable{hash: f.hash, sig: make([]uint64, n), ctn: make([]uint32, n)}
 	bit := make([]uint64, seg.nTerms())
 	for id := range bit {
 		bit[id] = termSig(string(seg.terms.term(uint32(id))))
 	}
 	for i := range n {
 		t.ctn[i] = f.start[i+1] - f.start[i]
-		t.byHash[i] = uint32(i)
 		for _, id := range f.of(uint32(i)) {
 			t.sig[i] |= bit[id]
 		}
 	}
-	t.sortByHash()
+	t.indexHashes()
 	var pairs [][2]uint32
-	for i := 0; i < n; {
+	for i, nh := 0, len(t.byHash); i < nh; {
 		j := i + 1
-		for j < n && t.hash[t.byHash[j]] == t.hash[t.byHash[i]] {
+		for j < nh && t.hash[t.byHash[j]] == t.hash[t.byHash[i]] {
 			j++
 		}
 		for a := i; a < j && t.hash[t.byHash[i]] != emptyHash; a++ {
@@ -118,8 +123,8 @@ func (f *forward) detect(seg *segment) *dupTable {
 					continue
 				}
 				seen[y] = x + 1
-				if !lenOK(uint32(nx), t.ctn[y]) || !sigOK(t.sig[x], t.sig[y], uint32(nx), t.ctn[y]) || t.hash[x] == t.hash[y] {
-					continue // too different, or met as an exact pair
+				if !lenOK(uint32(nx), t.ctn[y]) || !sigOK(t.sig[x], t.sig[y], uint32(nx), t.ctn[y]) {
+					continue // too different
 				}
 				if !marked {
 					for _, id := range ids {
@@ -196,7 +201,16 @@ func (t *dupTable) setRel(pairs [][2]uint32) {
 	}
 }
 
-func (t *dupTable) sortByHash() {
+// indexHashes makes t.byHash: the documents without content terms (the
+// only ones hashed), by hash, then ord.
+func (t *dupTable) indexHashes() {
+	t.byHash = t.byHash[:0]
+	for i, c := range t.ctn {
+		if c == 0 {
+			t.byHash = append(t.byHash, uint32(i))
+		}
+	}
+	t.byHash = slices.Clip(t.byHash)
 	slices.SortFunc(t.byHash, func(a, b uint32) int {
 		if c := cmp.Compare(t.hash[a], t.hash[b]); c != 0 {
 			return c
@@ -220,7 +234,7 @@ func (s *Snapshot) dupsOf(content string, xs []string, h, sig uint64) []int32 {
 			return
 		}
 		seen[ord] = true
-		if yh == h && h != emptyHash && dupNormal(yc) == dupNormal(content) {
+		if len(xs) == 0 && ny == 0 && yh == h && h != emptyHash && dupNormal(yc) == dupNormal(content) {
 			out = append(out, ord)
 			return
 		}
@@ -232,22 +246,22 @@ func (s *Snapshot) dupsOf(content string, xs []string, h, sig uint64) []int32 {
 			out = append(out, ord)
 		}
 	}
-	lo, _ := slices.BinarySearchFunc(t.byHash, h, func(ord uint32, h uint64) int { return cmp.Compare(t.hash[ord], h) })
-	for _, y := range t.byHash[lo:] {
-		if t.hash[y] != h {
-			break
-		}
-		if !s.isDead(y) {
-			confirm(int32(y), s.base.docs[y].Content, h, t.sig[y], t.ctn[y])
-		}
-	}
 	nb := len(s.base.docs)
-	for i, o := range s.overlay {
-		if o != nil && o.hash == h {
-			confirm(int32(nb+i), o.Content, o.hash, o.sig, o.ctn)
+	if len(xs) == 0 { // exact copies, by the hash of those without terms
+		lo, _ := slices.BinarySearchFunc(t.byHash, h, func(ord uint32, h uint64) int { return cmp.Compare(t.hash[ord], h) })
+		for _, y := range t.byHash[lo:] {
+			if t.hash[y] != h {
+				break
+			}
+			if !s.isDead(y) {
+				confirm(int32(y), s.base.docs[y].Content, h, t.sig[y], t.ctn[y])
+			}
 		}
-	}
-	if len(xs) == 0 {
+		for i, o := range s.overlay {
+			if o != nil && o.ctn == 0 && o.hash == h {
+				confirm(int32(nb+i), o.Content, o.hash, o.sig, o.ctn)
+			}
+		}
 		return out
 	}
 	// The rarest terms first, by their base lists (a term the base lacks
@@ -308,7 +322,7 @@ func (s *Snapshot) compactDups(seg *segment, baseOrd, ovOrd []uint32) *dupTable 
 		return nil
 	}
 	n := len(seg.docs)
-	t := &dupTable{hash: make([]uint64, n), sig: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	t := &dupTable{hash: make([]uint64, n), sig: make([]uint64, n), ctn: make([]uint32, n)}
 	for i, o := range baseOrd {
 		if o != gone {
 			t.hash[o], t.sig[o], t.ctn[o] = old.hash[i], old.sig[i], old.ctn[i]
@@ -319,10 +333,7 @@ func (s *Snapshot) compactDups(seg *segment, baseOrd, ovOrd []uint32) *dupTable 
 			t.hash[o], t.sig[o], t.ctn[o] = s.overlay[i].hash, s.overlay[i].sig, s.overlay[i].ctn
 		}
 	}
-	for i := range t.byHash {
-		t.byHash[i] = uint32(i)
-	}
-	t.sortByHash()
+	t.indexHashes()
 	newOf := func(ord uint32) uint32 {
 		if int(ord) < len(baseOrd) {
 			return baseOrd[ord]
@@ -352,7 +363,8 @@ func (s *Snapshot) compactDups(seg *segment, baseOrd, ovOrd []uint32) *dupTable 
 const gone = ^uint32(0)
 
 // appendDups writes the duplicates section of a persisted snapshot: 0
-// when detection is off, else 1, the hash of every document (8 bytes LE),
+// when detection is off, else 1, the hash of every document (8 bytes LE;
+// 0 for a document with content terms, see forward.end),
 // then the signature of every document (8 bytes LE), then its count of content terms, and the pairs (n, then each as the first
 // ord's delta from the previous pair's and the second's distance past it).
 func appendDups(b []byte, t *dupTable) []byte {
@@ -400,11 +412,10 @@ func (r *reader) dups(n int) *dupTable {
 		r.err = errors.New("truncated")
 		return nil
 	}
-	t := &dupTable{hash: make([]uint64, n), sig: make([]uint64, n), ctn: make([]uint32, n), byHash: make([]uint32, n)}
+	t := &dupTable{hash: make([]uint64, n), sig: make([]uint64, n), ctn: make([]uint32, n)}
 	for i := range t.hash {
 		t.hash[i] = binary.LittleEndian.Uint64(r.b[8*i:])
 		t.sig[i] = binary.LittleEndian.Uint64(r.b[8*(n+i):])
-		t.byHash[i] = uint32(i)
 	}
 	r.b = r.b[16*n:]
 	for i := range t.ctn {
@@ -425,7 +436,7 @@ func (r *reader) dups(n int) *dupTable {
 	if r.err != nil {
 		return nil
 	}
-	t.sortByHash()
+	t.indexHashes()
 	t.setRel(pairs)
 	return t
 }

@@ -37,7 +37,10 @@ func (s *Snapshot) With(rev uint64, in Input) *Snapshot {
 	toks, e2 := s.tok.appendTokens(toks, in.Content)
 	if s.base.dup != nil {
 		xs := slices.Compact(slices.Sorted(slices.Values(toks[nameToks:])))
-		d.hash, d.ctn = contentHash(in.Content), uint32(len(xs))
+		d.ctn = uint32(len(xs))
+		if len(xs) == 0 { // only these are hashed (forward.end)
+			d.hash = contentHash(in.Content)
+		}
 		for _, t := range xs {
 			d.sig |= termSig(t)
 		}
