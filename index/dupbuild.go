@@ -97,6 +97,7 @@ func (f *forward) detect(seg *segment) *dupTable {
 	}
 	mark := make([]uint32, seg.nTerms()) // by term id: x+1 when x has it
 	seen := make([]uint32, n)            // by doc: x+1 when a candidate of x
+	cur := make([]uint32, seg.nTerms())  // by term id: its list's first doc not yet passed
 	var pre []uint32
 	for x := range uint32(n) {
 		ids := f.of(x)
@@ -116,8 +117,13 @@ func (f *forward) detect(seg *segment) *dupTable {
 		}
 		marked := false
 		for _, id := range pre {
-			l := seg.list(id).docs
-			k, _ := slices.BinarySearch(l, x+1)
+			// From x on: each term's cursor only moves forward, as x does.
+			l := seg.pdocs[seg.starts[id]:seg.starts[id+1]]
+			k := cur[id]
+			for int(k) < len(l) && l[k] <= x {
+				k++
+			}
+			cur[id] = k
 			for _, y := range l[k:] {
 				if seen[y] == x+1 {
 					continue
