@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -85,6 +86,7 @@ func BenchmarkImportDuplicates(b *testing.B) {
 // 100k entries with a warm index, detection on and off, alternated add
 // by add on two memories over two stores. us-on and us-off are the mean
 // microseconds of an add, ratio their quotient.
+// RECALL_BENCH_COPY=1 makes every add a near copy of a stored entry.
 //
 //	go test -run XXX -bench AddDuplicates -benchtime 2000x ./service/
 func BenchmarkAddDuplicates(b *testing.B) {
@@ -106,14 +108,23 @@ func BenchmarkAddDuplicates(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	// New notes (another seed), or, with RECALL_BENCH_COPY=1, a near copy
+	// of a stored one each time (the worst case: every add has a pair).
+	fresh := synth.New(43, 20_000).Entries(5_000, 80)
+	copies := os.Getenv("RECALL_BENCH_COPY") != ""
 	var el [2]time.Duration
 	var n [2]int
 	i := 0
 	for b.Loop() {
 		k := i % 2
-		e := es[(i/2*7919)%len(es)]
+		e := fresh[(i/2)%len(fresh)]
+		content := e.Content
+		if copies {
+			e = es[(i/2*7919)%len(es)]
+			content = e.Content + " written"
+		}
 		t0 := time.Now()
-		if _, err := ms[k].Add(ctx, service.AddRequest{Category: e.Category, Name: fmt.Sprint(e.Name, " w", i), Content: e.Content + " written"}); err != nil {
+		if _, err := ms[k].Add(ctx, service.AddRequest{Category: e.Category, Name: fmt.Sprint(e.Name, " w", i), Content: content}); err != nil {
 			b.Fatal(err)
 		}
 		el[k] += time.Since(t0)
