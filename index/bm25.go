@@ -344,7 +344,7 @@ func buildSegment(tok *Analyzer, in []Input, dups bool) *segment {
 		fw       *forward // content terms by document, for the duplicates
 	)
 	if dups {
-		fw = newForward(len(seg.docs))
+		fw = newForward(seg.docs)
 	}
 	for i := range seg.docs {
 		d := &seg.docs[i]

@@ -18,8 +18,15 @@ type forward struct {
 	hash  []uint64
 }
 
-func newForward(n int) *forward {
-	return &forward{start: make([]uint32, 1, n+1), hash: make([]uint64, 0, n)}
+// newForward sizes the table for the documents docs: about one distinct
+// content term per 8 bytes of content, so that it is not regrown (and
+// copied) a dozen times on the way.
+func newForward(docs []Doc) *forward {
+	text := 0
+	for i := range docs {
+		text += len(docs[i].Content)
+	}
+	return &forward{ids: make([]uint32, 0, text/8), start: make([]uint32, 1, len(docs)+1), hash: make([]uint64, 0, len(docs))}
 }
 
 // term notes a content term of the document being analysed.
