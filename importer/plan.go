@@ -89,6 +89,15 @@ type Plan struct {
 	seen map[store.Key]string // identity → where it was first read
 }
 
+// Keys returns the identities of the plan's items, in order.
+func (p *Plan) Keys() []store.Key {
+	keys := make([]store.Key, len(p.Items))
+	for i, it := range p.Items {
+		keys[i] = it.Entry.Key()
+	}
+	return keys
+}
+
 func newPlan() *Plan { return &Plan{seen: map[store.Key]string{}} }
 
 // skip records an input that is not imported.

@@ -179,9 +179,14 @@ func (a *Analyzer) AppendTokens(dst []string, s string) []string {
 // Filters change terms, never the estimate: a stop word still costs an
 // LLM token.
 func (a *Analyzer) appendTokens(dst []string, s string) ([]string, int) {
+	return a.appendNormal(dst, normalize(s))
+}
+
+// appendNormal is appendTokens of text already normalized (normalize).
+func (a *Analyzer) appendNormal(dst []string, s string) ([]string, int) {
 	a = a.orSpec()
 	est := 0
-	scan(normalize(s), func(w string) {
+	scan(s, func(w string) {
 		est++
 		if t, ok := a.filter(w); ok {
 			dst = append(dst, t)

@@ -205,6 +205,9 @@ type segment struct {
 	names  baseNames  // see names.go
 	titles []titleRec // see titles.go
 
+	// dup is the duplicate data (dup.go); nil when detection is off.
+	dup *dupTable
+
 	// impacts holds the impact orders of long lists, by term id, made on
 	// first use (impact.go).
 	impacts sync.Map
@@ -242,6 +245,10 @@ type Snapshot struct {
 	onames map[string][]int // overlay indexes by name; see names.go
 	ofold  map[string][]int // overlay indexes by folded name; see foldnames.go
 
+	// ovDup is the duplicate relation of the pairs With found, which
+	// involve an overlay document: ord → ords, both ways (dup.go).
+	ovDup map[int32][]int32
+
 	n        int    // live docs
 	totalLen uint64 // of live docs
 }
@@ -275,15 +282,12 @@ type Input struct {
 // Build indexes docs with the analyzer tok (nil: Spec) and tags the
 // snapshot with rev. Later duplicates of an identity replace earlier ones.
 func Build(rev uint64, tok *Analyzer, docs []Input) *Snapshot {
-	if tok == nil {
-		tok = Spec()
-	}
-	seg := buildSegment(tok, docs)
-	seg.indexNames()
-	return &Snapshot{rev: rev, tok: tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
+	return BuildWith(rev, tok, docs, BuildOptions{})
 }
 
-func buildSegment(tok *Analyzer, in []Input) *segment {
+// buildSegment indexes in; with dups it also finds the duplicates among
+// them (dupbuild.go).
+func buildSegment(tok *Analyzer, in []Input, dups bool) *segment {
 	seg := &segment{
 		docs:  make([]Doc, 0, len(in)),
 		keys:  newKeyTable(len(in)),
@@ -365,7 +369,11 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		lastSeen []uint32 // doc+1 that last touched each term
 		toks     []string
 		tb       titleBuilder
+		fw       *forward // content terms by document, for the duplicates
 	)
+	if dups {
+		fw = newForward(seg.docs)
+	}
 	for i := range seg.docs {
 		d := &seg.docs[i]
 		// IndexText(name, aliases, content), without building the string
@@ -377,15 +385,25 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 		if al != "" {
 			toks, _ = tok.appendTokens(toks, al)
 		}
-		toks, e2 = tok.appendTokens(toks, d.Content)
+		nameToks := len(toks) // the name's and aliases' terms: no content
+		var normal string     // the content normalized, for its hash
+		if fw != nil {
+			normal = normalize(d.Content)
+			toks, e2 = tok.appendNormal(toks, normal)
+		} else {
+			toks, e2 = tok.appendTokens(toks, d.Content)
+		}
 		d.est = uint32(e1 + e2)
 		seg.lens[i] = uint32(len(toks))
 		seg.totalLen += uint64(len(toks))
-		for _, t := range toks {
+		for k, t := range toks {
 			id, added := seg.terms.add(t)
 			if added {
 				lists = append(lists, nil)
 				lastSeen = append(lastSeen, 0)
+			}
+			if fw != nil && k >= nameToks {
+				fw.term(id)
 			}
 			if lastSeen[id] != uint32(i)+1 {
 				lastSeen[id] = uint32(i) + 1
@@ -393,6 +411,9 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 			} else {
 				lists[id][len(lists[id])-1].tf++
 			}
+		}
+		if fw != nil {
+			fw.end(normal)
 		}
 	}
 	// Pack every list into the segment's arrays, exactly sized: append's
@@ -421,6 +442,9 @@ func buildSegment(tok *Analyzer, in []Input) *segment {
 	seg.bigTF.tf = slices.Clip(seg.bigTF.tf)
 	seg.terms.done()
 	seg.buildBounds()
+	if fw != nil {
+		seg.dup = fw.detect(seg)
+	}
 	return seg
 }
 

@@ -40,10 +40,23 @@ func (s *Snapshot) Compact() *Snapshot {
 	aliases := map[uint32]string{}           // Input.Aliases by new ord (titles.go)
 	newOrd := make([]uint32, len(base.docs)) // base ord → new ord; dead: unused
 	ovOrd := make([]uint32, len(ov))
+	var ovNew []uint32 // overlay index → new ord, for the duplicates; gone: none
+	if base.dup != nil {
+		for i := range newOrd {
+			newOrd[i] = gone
+		}
+		ovNew = make([]uint32, len(s.overlay))
+		for i := range ovNew {
+			ovNew[i] = gone
+		}
+	}
 	j := 0
 	addOv := func() {
 		d := ov[j]
 		ovOrd[j] = uint32(len(seg.docs))
+		if ovNew != nil {
+			ovNew[int(d.ord)-len(base.docs)] = ovOrd[j]
+		}
 		doc := d.Doc
 		doc.ord = int32(len(seg.docs))
 		if d.extra != "" {
@@ -183,5 +196,6 @@ func (s *Snapshot) Compact() *Snapshot {
 	seg.buildBounds()
 	seg.indexNames()
 	seg.titles = compactTitles(s, newOrd, ov, ovOrd)
+	seg.dup = s.compactDups(seg, newOrd, ovNew)
 	return &Snapshot{rev: s.rev, tok: s.tok, base: seg, n: len(seg.docs), totalLen: seg.totalLen}
 }

@@ -37,6 +37,8 @@ func TestCompactEqualsBuild(t *testing.T) {
 		Input{Category: "gone", Name: "only", Content: "vanishingterm once"},
 		Input{Category: "big", Name: "tf", Content: strings.Repeat("loud ", 300)},
 		Input{Category: "people", Name: "shared", Content: "shared name one"},
+		Input{Category: "dup", Name: "a", Content: "the same note, written twice"},
+		Input{Category: "dup", Name: "b", Content: "The same note,  written twice"},
 	)
 	s := Build(7, nil, in)
 	w := s
@@ -59,6 +61,13 @@ func TestCompactEqualsBuild(t *testing.T) {
 	w = w.Without(w.Revision(), "gone", "only")
 	w = w.With(w.Revision(), Input{Category: "big", Name: "tf2", Content: strings.Repeat("loud ", 400)})
 	w = w.With(w.Revision(), Input{Category: "notes", Name: "shared", Content: "shared name two"})
+	// Duplicates: base with base (one of them replaced by another copy),
+	// overlay with base, overlay with overlay, and a copy of a synth entry.
+	w = w.With(w.Revision(), Input{Category: "dup", Name: "b", Content: "THE SAME NOTE, WRITTEN TWICE"})
+	w = w.With(w.Revision(), Input{Category: "dup", Name: "c", Content: "the same note, written twice"})
+	w = w.With(w.Revision(), Input{Category: "dup", Name: "d", Content: in[1].Content})
+	w = w.With(w.Revision(), Input{Category: "dup", Name: "e", Content: "overlay twin"})
+	w = w.With(w.Revision(), Input{Category: "dup", Name: "f", Content: "Overlay twin"})
 	if len(w.overlay) == 0 || w.nDead == 0 {
 		t.Fatal("the overlay is empty: the test tests nothing")
 	}
@@ -113,6 +122,28 @@ func TestCompactEqualsBuild(t *testing.T) {
 		}
 		return true
 	})
+	// The same duplicate pairs (dup.go).
+	pairs := 0
+	want.Docs(func(d *Doc) bool {
+		var a, b []string
+		for _, x := range want.Duplicates(d) {
+			a = append(a, x.Category+":"+x.Name)
+		}
+		for _, x := range got.Duplicates(got.Lookup(d.Category, d.Name)) {
+			b = append(b, x.Category+":"+x.Name)
+		}
+		for _, x := range w.Duplicates(w.Lookup(d.Category, d.Name)) {
+			b = append(b, x.Category+":"+x.Name) // and the snapshot compacted, in the same order
+		}
+		if fmt.Sprint(append(slices.Clone(a), a...)) != fmt.Sprint(b) {
+			t.Fatalf("%s:%s: duplicates %v (compacted, then before), want %v", d.Category, d.Name, b, a)
+		}
+		pairs += len(a)
+		return true
+	})
+	if pairs < 8 {
+		t.Fatalf("%d duplicate pairs: the check tests too little", pairs)
+	}
 	// The compacted snapshot takes writes like a built one.
 	sameAnswers(t, want.With(99, Input{Category: "c", Name: "n", Content: "loud again"}),
 		got.With(99, Input{Category: "c", Name: "n", Content: "loud again"}), g)

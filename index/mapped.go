@@ -59,6 +59,7 @@ const (
 	secBlocks           // block (uint32 ×3) per block of a long list
 	secAliases          // Input.Aliases of the documents with some (appendAliases, titles.go)
 	secTitles           // the title table (appendTitles, titles.go)
+	secDups             // the duplicate table (appendDups, dupbuild.go)
 	secCount
 )
 
@@ -126,6 +127,7 @@ func encodeMapped(s *Snapshot, meta []byte) []byte {
 	secs[secExtras] = appendExtras(nil, seg.extra)
 	secs[secAliases] = appendAliases(nil, seg.aliases)
 	secs[secTitles] = appendTitles(nil, seg.titles)
+	secs[secDups] = appendDups(nil, seg.dup)
 
 	secs[secTermText] = seg.terms.text
 	secs[secTermEnds] = asBytes(seg.terms.ends)
@@ -407,6 +409,7 @@ func (o *opener) segment() (seg *segment, rev uint64, analyzer string, meta []by
 	o.records(secExtras, "extras", func(r *reader) { seg.extra = r.extras(len(seg.docs)) })
 	o.records(secAliases, "aliases", func(r *reader) { seg.aliases = r.aliases(len(seg.docs)) })
 	o.records(secTitles, "titles", func(r *reader) { seg.titles = r.titles(len(seg.docs)) })
+	o.records(secDups, "duplicates", func(r *reader) { seg.dup = r.dups(len(seg.docs)) })
 	o.nameDups(seg)
 	return seg, rev, analyzer, meta
 }

@@ -29,6 +29,11 @@ type ovDoc struct {
 	titles  []uint64          // title keys of its name and aliases
 	len     uint32            // |D|
 	tf      map[string]uint32 // its terms
+	// hash, sig and ctn are its content's hash, signature and number of distinct content
+	// terms (dup.go), set when the snapshot detects duplicates.
+	hash uint64
+	sig  uint64
+	ctn  uint32
 	// below is the number of base documents before it in identity order:
 	// a tie between it and a base document is decided without reading
 	// names (see hitHeap.tieBetter).

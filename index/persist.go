@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
 )
 
 // A persisted snapshot is a disposable copy of a base segment that a
@@ -19,7 +20,8 @@ import (
 // rejects any other. 6 (issue 24, links): a document's extra may hold the
 // links part (retrieve/linkextra.go), so a copy made before it, which lacks
 // every entry's property links and aliases, is rebuilt rather than served;
-// 7: the sections of mapped.go, aliases and titles (titles.go) among them.
+// 7: the sections of mapped.go, aliases and titles (titles.go) and the
+// duplicates (dupbuild.go) among them.
 const PersistVersion = 7
 
 var persistMagic = []byte("RCLSNAP\n")
@@ -106,4 +108,26 @@ func (r *reader) str() string {
 	s := string(r.b[:n])
 	r.b = r.b[n:]
 	return s
+}
+
+func (r *reader) u32() uint32 {
+	v := r.uvarint()
+	if v > math.MaxUint32 {
+		r.err = errors.New("value out of range")
+		return 0
+	}
+	return uint32(v)
+}
+
+func (r *reader) byte() uint8 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) == 0 {
+		r.err = errors.New("truncated")
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -80,6 +81,16 @@ type edit struct {
 	deadAdd   []deadPosting // term ids of the base documents removed
 	postAdd   []ovPosting   // terms of the documents added
 	overlayIn bool          // a document was added
+	// dupNew are the documents added whose duplicates done looks for
+	// (dup.go), once every one of them is in the overlay's tables.
+	dupNew []dupPending
+}
+
+// dupPending is a document an edit added, by overlay index, with its
+// sorted, distinct content terms.
+type dupPending struct {
+	ov int
+	xs []string
 }
 
 func (s *Snapshot) edit(rev uint64) *edit { return &edit{ns: s.clone(rev)} }
@@ -106,9 +117,27 @@ func (b *edit) add(in Input) {
 	d.extra = in.Extra
 	d.aliases = aliasText(in.Aliases)
 	d.titles = ns.tok.titleKeys(in.Name, d.aliases)
-	toks, est := ns.tok.appendDocTokens(nil, in.Name, d.aliases, in.Content)
+	// IndexText(name, aliases, content), as appendDocTokens makes it, with
+	// where the content's terms start.
+	toks, e1 := ns.tok.appendTokens(nil, in.Name)
+	if d.aliases != "" {
+		toks, _ = ns.tok.appendTokens(toks, d.aliases)
+	}
+	nameToks := len(toks)
+	toks, e2 := ns.tok.appendTokens(toks, in.Content)
 	d.len = uint32(len(toks))
-	d.est = uint32(est)
+	d.est = uint32(e1 + e2)
+	if ns.base.dup != nil {
+		xs := slices.Compact(slices.Sorted(slices.Values(toks[nameToks:])))
+		d.ctn = uint32(len(xs))
+		if len(xs) == 0 { // only these are hashed (forward.end)
+			d.hash = contentHash(in.Content)
+		}
+		for _, t := range xs {
+			d.sig |= termSig(t)
+		}
+		b.dupNew = append(b.dupNew, dupPending{ov: len(ns.overlay), xs: xs})
+	}
 	tf := make(map[string]uint32, len(toks))
 	for _, t := range toks {
 		if _, ok := tf[t]; !ok {
@@ -182,6 +211,7 @@ func (b *edit) done() *Snapshot {
 		ns.ovPost = mergeSorted(ns.ovPost, b.postAdd, cmpOv)
 		ns.ovIdx = newOvIndex(ns.ovPost)
 	}
+	b.linkNewDups()
 	return ns.maybeCompact()
 }
 
@@ -190,4 +220,29 @@ func (ns *Snapshot) maybeCompact() *Snapshot {
 		return ns
 	}
 	return ns.Compact()
+}
+
+// linkNewDups records the duplicates of the documents the edit added, now
+// that all of them are in the overlay's tables: each pair once, a pair of
+// two added documents when the later one is looked at.
+func (b *edit) linkNewDups() {
+	ns := b.ns
+	nb := int32(len(ns.base.docs))
+	for _, p := range b.dupNew {
+		d := ns.overlay[p.ov]
+		if d == nil { // removed again by a later change of the batch
+			continue
+		}
+		dups := ns.dupsOf(d.Content, p.xs, d.hash, d.sig)
+		dups = slices.DeleteFunc(dups, func(y int32) bool {
+			return y == d.ord || y >= nb && int(y-nb) > p.ov && b.isNew(int(y-nb))
+		})
+		ns.linkDups(d.ord, dups)
+	}
+}
+
+// isNew reports whether overlay index i is a document the edit added.
+func (b *edit) isNew(i int) bool {
+	_, found := slices.BinarySearchFunc(b.dupNew, i, func(p dupPending, i int) int { return cmp.Compare(p.ov, i) })
+	return found
 }

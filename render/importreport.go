@@ -16,8 +16,10 @@ import (
 // "warning: ..." for each note imported with its front matter kept
 // verbatim (plan.Warnings), then the
 // summary "imported N, unchanged U, skipped S" and, for a folder, what was
-// ignored. rep is zero when nothing was written.
-func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
+// ignored, then, when entries of the import duplicate others
+// (docs/duplicates.md), "duplicates N: a = b, ..." naming the first few.
+// rep is zero when nothing was written.
+func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report, dups service.Duplicates) {
 	for _, s := range plan.Skipped {
 		fmt.Fprintf(w, "skipped %s\n", s)
 	}
@@ -32,6 +34,7 @@ func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report) {
 		fmt.Fprintf(w, ", ignored %d (%s)", ig.Total(), ig)
 	}
 	fmt.Fprintln(w)
+	writeImportDuplicates(w, dups)
 }
 
 // WriteFrontMatterWarnings writes, for each entry whose front matter a

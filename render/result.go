@@ -102,6 +102,9 @@ func itemHeader(it retrieve.Item, sty Style) string {
 	if it.Expired {
 		ev = append(ev, "expired")
 	}
+	if len(it.Collapsed) > 0 {
+		ev = append(ev, "collapsed="+service.Visible(strings.Join(it.Collapsed, ",")))
+	}
 	ev = append(ev, "tokens="+strconv.Itoa(it.TokensEst))
 	b.WriteString("  ")
 	b.WriteString(sty.dim(strings.Join(ev, " ")))

@@ -36,7 +36,7 @@ func TestPutBatchVisible(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := eng.Retrieve(ctx, Request{Query: tag, Limit: 100, Budget: Unlimited})
+		res, err := eng.Retrieve(ctx, Request{KeepDuplicates: true, Query: tag, Limit: 100, Budget: Unlimited})
 		if err != nil {
 			t.Fatal(err)
 		}

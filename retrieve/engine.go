@@ -81,6 +81,11 @@ type Options struct {
 	// too, wins. See the
 	// package doc, "Persisted index".
 	Stamped store.StampedIndexCache
+
+	// NoDuplicates turns duplicate detection off (docs/duplicates.md):
+	// writes report no duplicates and retrieves collapse none, as before
+	// detection existed. A persisted copy made the other way is rebuilt.
+	NoDuplicates bool
 }
 
 // Engine answers retrieves over a store. It keeps an in-memory BM25
@@ -120,6 +125,7 @@ type Engine struct {
 	onChange     func(store.ChangeSet)
 	persist      store.IndexCache
 	stamped      store.StampedIndexCache // nil when persist is set
+	build        index.BuildOptions      // of every full build
 
 	// Goroutines the Engine owns (the change-feed follower, background
 	// compactions, index saves, the vector load) are started by spawn
@@ -190,6 +196,7 @@ func New(st store.Store, opts Options) *Engine {
 		onChange:     opts.OnChange,
 		persist:      opts.Persist,
 		stamped:      opts.Stamped,
+		build:        index.BuildOptions{NoDuplicates: opts.NoDuplicates},
 		pub:          make(chan struct{}, 1),
 		stopFollow:   func() {},
 	}
@@ -532,9 +539,24 @@ func (e *Engine) buildAt(ctx context.Context, rev uint64) (*index.Snapshot, Buil
 	if err := ctx.Err(); err != nil {
 		return nil, stats, err
 	}
-	s := index.Build(rev, e.tok, docs)
+	s := e.buildOf(rev, docs)
 	stats.Entries = s.Count()
 	return s, stats, nil
+}
+
+// buildOf indexes docs as every full build of the engine does.
+func (e *Engine) buildOf(rev uint64, docs []index.Input) *index.Snapshot {
+	return index.BuildWith(rev, e.tok, docs, e.build)
+}
+
+// decode loads a persisted copy made as the engine builds (its analyzer,
+// duplicate detection on or off), or fails.
+func (e *Engine) decode(data []byte, rev uint64) (*index.Snapshot, []byte, error) {
+	s, meta, err := index.Decode(data, e.tok, rev)
+	if err == nil && s.DetectsDuplicates() == e.build.NoDuplicates {
+		return nil, nil, fmt.Errorf("%w: duplicate detection differs", index.ErrPersisted)
+	}
+	return s, meta, err
 }
 
 // publish installs s, derived from the installed snapshot by cs (or, with

@@ -52,7 +52,7 @@ func (e *Engine) loadPersisted(ctx context.Context, rev uint64) (*index.Snapshot
 	)
 	decode := func(data []byte, crev uint64) {
 		if crev == rev || (crev < rev && e.feed != nil) {
-			s, meta, _ = index.Decode(data, e.tok, crev) // keeps nothing of data
+			s, meta, _ = e.decode(data, crev) // keeps nothing of data
 		}
 	}
 	// A store that maps its copy lends it for good: the snapshot points

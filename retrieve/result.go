@@ -82,4 +82,8 @@ type Item struct {
 	// Expired marks an entry whose expiry has come at the request's now: a
 	// link, or a hit of a retrieve with IncludeExpired.
 	Expired bool `json:"expired,omitempty"`
+	// Collapsed lists the hits ("category:name", in rank order) folded
+	// into this one as its duplicates (docs/duplicates.md): not injected,
+	// costing no budget. Absent with Request.KeepDuplicates.
+	Collapsed []string `json:"collapsed,omitempty"`
 }

@@ -57,6 +57,11 @@ type Request struct {
 	// with markdown headings is answered by its best-matching section
 	// (Item.Section).
 	WholeEntries bool `json:",omitempty"`
+
+	// KeepDuplicates keeps every hit that duplicates a higher-ranked one
+	// (docs/duplicates.md); by default such a hit is collapsed: no item,
+	// no budget, named in the kept hit's Item.Collapsed.
+	KeepDuplicates bool `json:",omitempty"`
 }
 
 // TermsError is Retrieve's refusal of a query with more distinct terms
@@ -115,7 +120,26 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		expand(res, e.linksFor(snap, req), items, docs, nil, req, &tv, &vv)
 		return nil
 	}
+	collapse := !req.KeepDuplicates && snap.HasDuplicates()
 	hits, fused := e.fusedHits(ctx, snap, tv.query, terms, limit, tv.cand)
+	var (
+		keep  []int // the hits collapse kept (nil: all), and what it folded
+		folds []fold
+	)
+	if fused && collapse {
+		for n := limit; ; {
+			keep, folds = collapseDocs(snap, len(hits), func(i int) *index.Doc { return hits[i].doc })
+			if keep == nil || len(keep) >= limit || len(hits) < n {
+				keep, folds = cutFolds(keep, folds, limit)
+				break
+			}
+			n += limit - len(keep)
+			if hits, fused = e.fusedHits(ctx, snap, tv.query, terms, n, tv.cand); !fused {
+				keep, folds = nil, nil
+				break
+			}
+		}
+	}
 	res.EmbeddingUsed = fused
 	var items []Item
 	var docs []*index.Doc // for the links; nil when they are off
@@ -123,6 +147,14 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		docs = make([]*index.Doc, 0, len(hits))
 	}
 	if fused {
+		ranked := hits
+		rankedDoc := func(i int) *index.Doc { return ranked[i].doc }
+		if keep != nil {
+			hits = make([]hit, len(keep))
+			for i, k := range keep {
+				hits[i] = ranked[k]
+			}
+		}
 		items = roomFor(room, len(hits))
 		for i, h := range hits {
 			// The fused path keeps no masks: look the terms up per hit.
@@ -132,6 +164,9 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 			}
 			setHit(&items[i], h.doc, h.score, h.bm25, h.cos, matched)
 			items[i].Date = tv.dateOf(snap, h.doc)
+			if keep != nil {
+				items[i].Collapsed = collapsedOf(folds, keep[i], rankedDoc)
+			}
 			if docs != nil {
 				docs = append(docs, h.doc)
 			}
@@ -140,7 +175,18 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		// Stop scoring when the caller gives up. The top k and their
 		// matched words are written into pooled room.
 		sc := hitsPool.Get().(*hitScratch)
-		top, err := snap.AppendTop(sc.top[:0], index.TopQuery{Terms: terms, Limit: limit, Done: ctx.Done(), Within: tv.cand})
+		rank := func(n int) ([]index.Scored, error) {
+			return snap.AppendTop(sc.top[:0], index.TopQuery{Terms: terms, Limit: n, Done: ctx.Done(), Within: tv.cand})
+		}
+		var (
+			top []index.Scored
+			err error
+		)
+		if collapse {
+			top, keep, folds, err = collapseRanked(snap, limit, rank)
+		} else {
+			top, err = rank(limit)
+		}
 		if err != nil {
 			sc.release(top, nil)
 			if cerr := ctx.Err(); cerr != nil {
@@ -151,12 +197,22 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		// The matched words come from the masks the ranking recorded; the
 		// items (one allocation, or res's room) have their BM25Score point
 		// at their own Score (the same value: no fusion on this path).
-		matched := snap.AppendMatchedWords(sc.matched[:0], top, q)
-		items = roomFor(room, len(top))
-		for i, h := range top {
+		shown := top
+		if keep != nil {
+			shown = make([]index.Scored, len(keep))
+			for i, k := range keep {
+				shown[i] = top[k]
+			}
+		}
+		matched := snap.AppendMatchedWords(sc.matched[:0], shown, q)
+		items = roomFor(room, len(shown))
+		for i, h := range shown {
 			it := &items[i]
 			setHit(it, h.Doc, h.Score, &it.Score, nil, matched[i])
 			it.Date = tv.dateOf(snap, h.Doc)
+			if keep != nil {
+				it.Collapsed = collapsedOf(folds, keep[i], func(j int) *index.Doc { return top[j].Doc })
+			}
 			if docs != nil {
 				docs = append(docs, h.Doc)
 			}
@@ -234,6 +290,7 @@ func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched [
 	it.Via = nil // a reused item may have been a link
 	it.OutsideRange = false
 	it.SupersededBy, it.Supersedes, it.Expired = "", nil, false
+	it.Collapsed = nil
 }
 
 // Expand completes a result from hits chosen by the caller (for example
@@ -287,6 +344,7 @@ func expand(res *Result, lk *Links, hits []Item, docs []*index.Doc, terms []stri
 		for _, h := range hits {
 			isHit[Ref{h.Category, h.Name}] = true
 		}
+		collapsedRefs(hits, isHit)
 		injected = map[Ref]bool{}
 		unresolved = map[string]bool{}
 	}

@@ -123,7 +123,7 @@ func TestBudget(t *testing.T) {
 		ent("c", "d", "海边玩"),                          // 1 + 3 = 4
 	)
 	e := New(st, Options{})
-	full, err := e.Retrieve(ctx, Request{Query: "key", Budget: Unlimited})
+	full, err := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "key", Budget: Unlimited})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestBudget(t *testing.T) {
 	// Budgets at every boundary: the kept items are the longest prefix that
 	// fits, the first item is always kept, dropped is the rest (explain only).
 	for budget := 1; budget <= total+1; budget++ {
-		res, err := e.Retrieve(ctx, Request{Query: "key", Budget: budget, Explain: true})
+		res, err := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "key", Budget: budget, Explain: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,13 +168,13 @@ func TestBudget(t *testing.T) {
 		if budget < full.Items[0].TokensEst && len(res.Items) != 1 {
 			t.Fatalf("budget %d below the first item: first item not kept alone", budget)
 		}
-		noExplain, _ := e.Retrieve(ctx, Request{Query: "key", Budget: budget})
+		noExplain, _ := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "key", Budget: budget})
 		if noExplain.Dropped != nil {
 			t.Fatalf("dropped reported without explain")
 		}
 	}
 	// Default budget is 800: everything fits here.
-	def, _ := e.Retrieve(ctx, Request{Query: "key"})
+	def, _ := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "key"})
 	if len(def.Items) != len(full.Items) {
 		t.Fatalf("default budget cut items")
 	}
@@ -201,7 +201,7 @@ func TestLimit(t *testing.T) {
 	}
 	e := New(st, Options{})
 	for _, tc := range []struct{ limit, want int }{{0, DefaultLimit}, {3, 3}, {100, 30}} {
-		res, err := e.Retrieve(ctx, Request{Query: "x", Limit: tc.limit, Budget: Unlimited})
+		res, err := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "x", Limit: tc.limit, Budget: Unlimited})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -77,7 +77,7 @@ func (e *Engine) loadStamped(ctx context.Context) *stampedCopy {
 	if err != nil || data == nil {
 		return nil
 	}
-	s, meta, err := index.Decode(data, e.tok, 0)
+	s, meta, err := e.decode(data, 0)
 	if err != nil {
 		return nil
 	}
@@ -199,7 +199,7 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 		return nil, stats, nil, false, err
 	}
 	if getOld() == nil {
-		s := index.Build(rev, e.tok, docs)
+		s := e.buildOf(rev, docs)
 		stats.Entries = s.Count()
 		return s, stats, recs, true, nil
 	}
@@ -215,7 +215,7 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 	case dirty == 0:
 		s = retag(old.snap, rev)
 	case dirty > bulkApply:
-		s = index.Build(rev, e.tok, docs)
+		s = e.buildOf(rev, docs)
 	default:
 		cs := make([]index.Change, 0, dirty)
 		for _, k := range slices.Concat(gone, failed) {

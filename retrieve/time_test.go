@@ -45,7 +45,7 @@ func TestRangeEdges(t *testing.T) {
 		ent("d", "no date at all", "sea"),
 	)
 	e := New(st, Options{})
-	res, err := e.Retrieve(ctx, Request{Query: "sea", After: from, Before: to, Now: from, Limit: 100})
+	res, err := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "sea", After: from, Before: to, Now: from, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestRangeEdges(t *testing.T) {
 	// it, the instants are 12 hours off.
 	ny := time.FixedZone("EDT", -4*3600)
 	nyFrom := time.Date(2024, 5, 3, 0, 0, 0, 0, ny)
-	res, err = e.Retrieve(ctx, Request{Query: "sea", After: nyFrom, Before: nyFrom.AddDate(0, 0, 1), Now: nyFrom, Limit: 100})
+	res, err = e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "sea", After: nyFrom, Before: nyFrom.AddDate(0, 0, 1), Now: nyFrom, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestRangeEdges(t *testing.T) {
 		t.Errorf("hits on 3 May in New York = %q, want %q", got, want)
 	}
 	// Only After: open to the future.
-	res, _ = e.Retrieve(ctx, Request{Query: "sea", After: to, Now: from, Limit: 100})
+	res, _ = e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "sea", After: to, Now: from, Limit: 100})
 	got = names(res.Items)
 	slices.Sort(got)
 	if want := []string{"at to", "next day"}; !slices.Equal(got, want) {
@@ -102,7 +102,7 @@ func TestRangeFiltersBeforeRanking(t *testing.T) {
 		e    *Engine
 	}{{"bm25", New(st, Options{})}, {"fused", New(st, Options{Embedder: h, Vectors: c})}} {
 		for _, limit := range []int{1, 10, 100} {
-			res, err := eng.e.Retrieve(ctx, Request{Query: "seaside in May 2024", Now: now, Limit: limit})
+			res, err := eng.e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "seaside in May 2024", Now: now, Limit: limit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +117,7 @@ func TestRangeFiltersBeforeRanking(t *testing.T) {
 			}
 		}
 		// Without the phrase the old entries win, as before.
-		res, _ := eng.e.Retrieve(ctx, Request{Query: "seaside", Now: now, Limit: 10})
+		res, _ := eng.e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "seaside", Now: now, Limit: 10})
 		if len(res.Items) != 10 || res.Items[0].Category != "old" || res.TimeRange != nil {
 			t.Errorf("%s without a range: %q, time_range %+v", eng.name, names(res.Items), res.TimeRange)
 		}
@@ -136,7 +136,7 @@ func TestTimePhraseInQuery(t *testing.T) {
 	)
 	e := New(st, Options{})
 	now := time.Date(2025, 1, 15, 9, 0, 0, 0, cst)
-	res, err := e.Retrieve(ctx, Request{Query: "beach in May 2024", Now: now})
+	res, err := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "beach in May 2024", Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,16 +150,16 @@ func TestTimePhraseInQuery(t *testing.T) {
 	if len(res.Items) > 0 && !slices.Equal(res.Items[0].MatchedTerms, []string{"beach"}) {
 		t.Errorf("matched %q, want only beach", res.Items[0].MatchedTerms)
 	}
-	res, _ = e.Retrieve(ctx, Request{Query: "beach in May 2024", Now: now, NoTime: true})
+	res, _ = e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "beach in May 2024", Now: now, NoTime: true})
 	if res.TimeRange != nil || !slices.Contains(names(res.Items), "may") {
 		t.Errorf("NoTime: %q, time_range %+v; want every word scored, no range", names(res.Items), res.TimeRange)
 	}
-	res, _ = e.Retrieve(ctx, Request{Query: "beach", After: time.Date(2024, 6, 1, 0, 0, 0, 0, cst), Now: now})
+	res, _ = e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "beach", After: time.Date(2024, 6, 1, 0, 0, 0, 0, cst), Now: now})
 	if got := names(res.Items); !slices.Equal(got, []string{"june beach"}) || res.TimeRange.Text != "" {
 		t.Errorf("explicit range: %q %+v", got, res.TimeRange)
 	}
 	// A query without a time phrase: no range, the answer of before.
-	res, _ = e.Retrieve(ctx, Request{Query: "beach", Now: now})
+	res, _ = e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "beach", Now: now})
 	if res.TimeRange != nil || len(res.Items) != 2 {
 		t.Errorf("no phrase: %q %+v", names(res.Items), res.TimeRange)
 	}
@@ -180,7 +180,7 @@ func TestTimeline(t *testing.T) {
 	)
 	e := New(st, Options{})
 	for _, q := range []string{"last week", "上周", "last week?"} {
-		res, err := e.Retrieve(ctx, Request{Query: q, Now: now, Budget: Unlimited})
+		res, err := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: q, Now: now, Budget: Unlimited})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,20 +197,20 @@ func TestTimeline(t *testing.T) {
 			t.Errorf("dates %q %q", res.Items[0].Date, res.Items[1].Date)
 		}
 	}
-	res, _ := e.Retrieve(ctx, Request{Query: "last week", Now: now, Limit: 2, NoLinks: true})
+	res, _ := e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "last week", Now: now, Limit: 2, NoLinks: true})
 	if got := names(res.Items); !slices.Equal(got, []string{"sun late", "fri a"}) {
 		t.Errorf("limit 2: %q", got)
 	}
-	res, _ = e.Retrieve(ctx, Request{Query: "last week", Now: now, Budget: 5, NoLinks: true, Explain: true})
+	res, _ = e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "last week", Now: now, Budget: 5, NoLinks: true, Explain: true})
 	if len(res.Items) != 1 || len(res.Dropped) != 3 {
 		t.Errorf("budget 5: %q, dropped %q", names(res.Items), names(res.Dropped))
 	}
 	// An empty query with a range is a timeline; without one, nothing.
-	res, _ = e.Retrieve(ctx, Request{After: time.Date(2025, 6, 2, 0, 0, 0, 0, cst), Now: now})
+	res, _ = e.Retrieve(ctx, Request{KeepDuplicates: true, After: time.Date(2025, 6, 2, 0, 0, 0, 0, cst), Now: now})
 	if got := names(res.Items); !slices.Equal(got, []string{"this week"}) {
 		t.Errorf("empty query after 2 June: %q", got)
 	}
-	res, _ = e.Retrieve(ctx, Request{Query: "", Now: now})
+	res, _ = e.Retrieve(ctx, Request{KeepDuplicates: true, Query: "", Now: now})
 	if len(res.Items) != 0 || res.TimeRange != nil {
 		t.Errorf("empty query without a range: %q", names(res.Items))
 	}

@@ -71,9 +71,9 @@ func TestValidityAfterCompaction(t *testing.T) {
 					name string
 					req  Request
 				}{
-					{"ranked", Request{Query: "flat"}},
-					{"ranked in a range", Request{Query: "flat", After: day0, Before: day0.AddDate(0, 0, 10)}},
-					{"timeline", Request{After: day0, Before: day0.AddDate(0, 0, 10)}},
+					{"ranked", Request{KeepDuplicates: true, Query: "flat"}},
+					{"ranked in a range", Request{KeepDuplicates: true, Query: "flat", After: day0, Before: day0.AddDate(0, 0, 10)}},
+					{"timeline", Request{KeepDuplicates: true, After: day0, Before: day0.AddDate(0, 0, 10)}},
 				} {
 					if got := ask(c.req); !slices.Equal(got, want) {
 						t.Errorf("%s: %q, want %q", c.name, got, want)

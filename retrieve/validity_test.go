@@ -215,13 +215,13 @@ func TestSupersession(t *testing.T) {
 				eng := New(st, WithIndexCache(Options{}, st))
 				defer eng.Close()
 				putAll(t, eng, c.entries...)
-				if got := visible(t, eng, Request{}); !slices.Equal(got, c.want) {
+				if got := visible(t, eng, Request{KeepDuplicates: true}); !slices.Equal(got, c.want) {
 					t.Errorf("default: %q, want %q", got, c.want)
 				}
-				if got := visible(t, eng, Request{IncludeSuperseded: true}); !slices.Equal(got, c.all) {
+				if got := visible(t, eng, Request{KeepDuplicates: true, IncludeSuperseded: true}); !slices.Equal(got, c.all) {
 					t.Errorf("include superseded: %q, want %q", got, c.all)
 				}
-				res, err := eng.Retrieve(context.Background(), Request{Query: "flat", Limit: 100, Budget: Unlimited})
+				res, err := eng.Retrieve(context.Background(), Request{KeepDuplicates: true, Query: "flat", Limit: 100, Budget: Unlimited})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -247,7 +247,7 @@ func TestSupersession(t *testing.T) {
 				if _, err := eng2.Load(context.Background()); err != nil {
 					t.Fatal(err)
 				}
-				if got := visible(t, eng2, Request{}); !slices.Equal(got, c.want) {
+				if got := visible(t, eng2, Request{KeepDuplicates: true}); !slices.Equal(got, c.want) {
 					t.Errorf("fresh engine: %q, want %q", got, c.want)
 				}
 			})
@@ -268,7 +268,7 @@ func TestSupersededFilteredBeforeRanking(t *testing.T) {
 		es = append(es, vEntry{key: fmt.Sprintf("new:%02d", i), supersedes: []string{fmt.Sprintf("[[old:%02d]]", i)}})
 	}
 	putAll(t, eng, es...)
-	res, err := eng.Retrieve(context.Background(), Request{Query: "flat", Limit: 5})
+	res, err := eng.Retrieve(context.Background(), Request{KeepDuplicates: true, Query: "flat", Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestSupersededFilteredBeforeRanking(t *testing.T) {
 		}
 	}
 	// A timeline leaves them out too.
-	res, err = eng.Retrieve(context.Background(), Request{After: time.Now().Add(-time.Hour), Limit: 100, Budget: Unlimited})
+	res, err = eng.Retrieve(context.Background(), Request{KeepDuplicates: true, After: time.Now().Add(-time.Hour), Limit: 100, Budget: Unlimited})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestLinkToSuperseded(t *testing.T) {
 	if err := eng.Put(context.Background(), store.Entry{Category: "plans", Name: "moving", Content: "moving: see [[places:Paris flat]] and [[work:sprint]]"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := eng.Retrieve(context.Background(), Request{Query: "moving", Now: now})
+	res, err := eng.Retrieve(context.Background(), Request{KeepDuplicates: true, Query: "moving", Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,11 +348,11 @@ func TestExpiryBoundary(t *testing.T) {
 			{time.Date(2026, 7, 1, 0, 0, 0, 0, shanghai), []string{"t:instant", "t:never"}},
 			{time.Date(2026, 6, 30, 23, 59, 59, 0, shanghai), []string{"t:day", "t:instant", "t:never"}},
 		} {
-			if got := visible(t, eng, Request{Now: c.now}); !slices.Equal(got, c.want) {
+			if got := visible(t, eng, Request{KeepDuplicates: true, Now: c.now}); !slices.Equal(got, c.want) {
 				t.Errorf("%s: now %v: %q, want %q", name, c.now, got, c.want)
 			}
 		}
-		all := visible(t, eng, Request{Now: at.Add(24 * time.Hour), IncludeExpired: true})
+		all := visible(t, eng, Request{KeepDuplicates: true, Now: at.Add(24 * time.Hour), IncludeExpired: true})
 		if want := []string{"t:day!", "t:instant!", "t:never"}; !slices.Equal(all, want) {
 			t.Errorf("%s: include expired: %q, want %q", name, all, want)
 		}
@@ -410,14 +410,14 @@ func TestValidityModel(t *testing.T) {
 				continue
 			}
 			want := modelVisible(model, now)
-			if got := visible(t, eng, Request{Now: now}); !slices.Equal(got, want) {
+			if got := visible(t, eng, Request{KeepDuplicates: true, Now: now}); !slices.Equal(got, want) {
 				t.Fatalf("seed %d step %d: visible %q, model %q\n%v", seed, step, got, want, model)
 			}
 		}
 		if _, err := eng.Rebuild(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := visible(t, eng, Request{Now: now}), modelVisible(model, now); !slices.Equal(got, want) {
+		if got, want := visible(t, eng, Request{KeepDuplicates: true, Now: now}), modelVisible(model, now); !slices.Equal(got, want) {
 			t.Fatalf("seed %d after rebuild: visible %q, model %q", seed, got, want)
 		}
 		eng.Close()
@@ -539,7 +539,7 @@ func TestValidityConcurrent(t *testing.T) {
 				return
 			default:
 			}
-			res, err := eng.Retrieve(context.Background(), Request{Query: "flat", Now: now, Limit: 100, Budget: Unlimited})
+			res, err := eng.Retrieve(context.Background(), Request{KeepDuplicates: true, Query: "flat", Now: now, Limit: 100, Budget: Unlimited})
 			if err != nil {
 				errs <- err
 				return
@@ -573,7 +573,7 @@ func TestValidityConcurrent(t *testing.T) {
 		v.supersedes, _ = store.Supersedes(e.Meta)
 		model[v.key] = v
 	}
-	if got, want := visible(t, eng, Request{Now: now}), modelVisible(model, now); !slices.Equal(got, want) {
+	if got, want := visible(t, eng, Request{KeepDuplicates: true, Now: now}), modelVisible(model, now); !slices.Equal(got, want) {
 		t.Errorf("after the writers: %q, model %q", got, want)
 	}
 }

@@ -64,7 +64,7 @@ var (
 	resultFields = []string{"items", "budget_used", "embedding_used", "unresolved_links", "dropped,omitzero", "time_range,omitempty"}
 	itemFields   = []string{"source", "category", "name", "section,omitempty", "content", "score", "bm25_score,omitempty",
 		"cos_score,omitempty", "via,omitempty", "matched_terms,omitzero", "tokens_est", "date,omitempty", "outside_range,omitempty",
-		"superseded_by,omitempty", "supersedes,omitempty", "expired,omitempty"}
+		"superseded_by,omitempty", "supersedes,omitempty", "expired,omitempty", "collapsed,omitempty"}
 	refFields       = []string{"category", "name"}
 	timeRangeFields = []string{"from,omitzero", "to,omitzero", "text,omitempty"}
 )
@@ -242,6 +242,10 @@ func appendItem(b []byte, it *retrieve.Item, depth int, ok *bool) []byte {
 	if it.Expired {
 		b = field(b, "expired", false)
 		b = append(b, "true"...)
+	}
+	if len(it.Collapsed) > 0 {
+		b = field(b, "collapsed", false)
+		b = appendStrings(b, it.Collapsed, depth+1)
 	}
 	b = newline(b, depth)
 	return append(b, '}')

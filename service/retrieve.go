@@ -58,6 +58,7 @@ func (p RetrieveParams) parseTime(req *retrieve.Request) error {
 	req.NoTime = p.NoTime
 	req.IncludeSuperseded, req.IncludeExpired = p.IncludeSuperseded, p.IncludeExpired
 	req.WholeEntries = p.WholeEntries
+	req.KeepDuplicates = p.KeepDuplicates
 	return nil
 }
 
@@ -92,6 +93,8 @@ type RetrieveParams struct {
 	IncludeExpired    bool `json:"include_expired,omitempty" jsonschema:"Also return entries whose expiry (their expires date) has passed at now, marked expired. Default false: they are left out."`
 	// WholeEntries: see retrieve.Request.WholeEntries.
 	WholeEntries bool `json:"whole_entries,omitempty" jsonschema:"Return every hit as its whole entry. Default false: a long entry with markdown headings (over 400 tokens) comes back as the section that best matches the query, named in its section field (heading path); get the entry for all of it."`
+	// KeepDuplicates: see docs/duplicates.md.
+	KeepDuplicates bool `json:"keep_duplicates,omitempty" jsonschema:"Keep hits that duplicate a higher-ranked hit (the same content, or nearly: docs/duplicates.md). Default false: such a hit is left out, costs no budget, and the hit it duplicates names it in collapsed."`
 	// Zone, for Go callers (the CLI's --tz), is the time zone of now, of
 	// after and before given as dates, and of calendar days; nil means
 	// now's own zone (the local zone when now is not given).
@@ -263,6 +266,18 @@ func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (
 		}
 		return slices.ContainsFunc(f.tags, func(x string) bool { return slices.Contains(t, x) }), nil
 	}
+	// Duplicates collapse among the hits that pass (docs/duplicates.md):
+	// the wide ranking keeps them, so that a filtered-out hit folds away
+	// none that passes.
+	wide.KeepDuplicates = true
+	snap, err := m.eng.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	collapse := !req.KeepDuplicates && snap.HasDuplicates()
+	enough := func(hits []retrieve.Item) bool {
+		return len(hits) >= req.Limit && (!collapse || len(retrieve.CollapseItems(snap, hits, 0)) >= req.Limit)
+	}
 	var hits []retrieve.Item
 	embedded := false
 	for n := max(4*req.Limit, 64); ; n *= 4 {
@@ -279,18 +294,17 @@ func (m *Memory) filtered(ctx context.Context, req retrieve.Request, f filter) (
 				return nil, err
 			}
 			if ok {
-				if hits = append(hits, it); len(hits) == req.Limit {
+				if hits = append(hits, it); enough(hits) {
 					break
 				}
 			}
 		}
-		if len(hits) == req.Limit || len(res.Items) < n {
+		if enough(hits) || len(res.Items) < n {
 			break
 		}
 	}
-	snap, err := m.eng.Snapshot(ctx)
-	if err != nil {
-		return nil, err
+	if collapse {
+		hits = retrieve.CollapseItems(snap, hits, req.Limit)
 	}
 	res := m.eng.Expand(snap, hits, req)
 	res.EmbeddingUsed = embedded

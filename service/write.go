@@ -23,6 +23,10 @@ type Change struct {
 	// Replaced, set by Add on an update, describes the entry the write
 	// replaced.
 	Replaced *Replaced `json:"replaced,omitempty" jsonschema:"What an update replaced: check it is what you meant to overwrite."`
+	// Duplicates, set by Add, names the entries ("category:name", in
+	// identity order) whose content duplicates the written one's, exactly
+	// or nearly (docs/duplicates.md). The write is never refused for it.
+	Duplicates []string `json:"duplicates,omitempty" jsonschema:"Entries whose content is the same as (or nearly the same as) what you wrote. Nothing was refused or deleted; consider whether one of them should be updated, superseded or removed instead."`
 }
 
 // Replaced describes an entry as it was before Add replaced it.
@@ -162,6 +166,7 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Change, error) {
 	}
 	c := m.changeFor(req.Category, req.Name, added)
 	c.Replaced = replaced // nil when added: set only for an entry found
+	c.Duplicates = m.duplicatesOf(ctx, req.Category, req.Name)
 	return c, nil
 }
 

@@ -25,6 +25,7 @@ type Retrieve struct {
 	IncludeSuperseded bool     // --include-superseded
 	IncludeExpired    bool     // --include-expired
 	WholeEntries      bool     // --whole-entries
+	KeepDuplicates    bool     // --keep-duplicates
 }
 
 // Params checks r and returns the service's parameters for query. A
@@ -51,7 +52,7 @@ func (r Retrieve) Params(query string) (service.RetrieveParams, error) {
 	p := service.RetrieveParams{Query: query, Limit: &limit, BudgetTokens: &budget, ExpandLinks: &links,
 		Explain: r.Explain, Categories: r.Categories, Tags: r.Tags,
 		After: r.Time.After, Before: r.Time.Before, Now: r.Time.Now, NoTime: r.NoTime, Zone: zone,
-		IncludeSuperseded: r.IncludeSuperseded, IncludeExpired: r.IncludeExpired, WholeEntries: r.WholeEntries}
+		IncludeSuperseded: r.IncludeSuperseded, IncludeExpired: r.IncludeExpired, WholeEntries: r.WholeEntries, KeepDuplicates: r.KeepDuplicates}
 	if r.MinScore != service.DefaultMinScore {
 		minScore := r.MinScore
 		p.MinScore = &minScore

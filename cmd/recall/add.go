@@ -1,13 +1,11 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
+	"github.com/recallhq/recall/render"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/setup"
-	"github.com/recallhq/recall/store"
 )
 
 type addOptions struct {
@@ -59,7 +57,7 @@ func (o *addOptions) run(cmd *cobra.Command) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(o.app.stderr, "%s %s\n", c.Status, store.Key{Category: c.Category, Name: c.Name})
+		render.WriteChange(o.app.stderr, c)
 		return nil
 	})
 }

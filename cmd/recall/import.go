@@ -8,6 +8,7 @@ import (
 	"github.com/recallhq/recall/importer"
 	"github.com/recallhq/recall/progress"
 	"github.com/recallhq/recall/render"
+	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/setup"
 	"github.com/recallhq/recall/store"
 )
@@ -51,14 +52,19 @@ func (o *importOptions) run(ctx context.Context, path string, opts importer.Path
 	if len(plan.Items) > progressThreshold { // a bar for a long import, on a terminal
 		wo.Progress = func(done, total int) { bar.Update("importing", done, total) }
 	}
+	var dups service.Duplicates
 	with := func(fn func(store.Store) error) error {
-		return o.app.withStore(ctx, create, func(st store.Store) error {
+		return o.app.withMemory(ctx, create, nil, func(m *service.Memory) error {
 			if wo.Progress != nil {
 				wo.Progress(0, len(plan.Items)) // the bar shows once the store is open
 				defer bar.Finish()
 			}
-			return fn(st)
+			if err := fn(m.Store()); err != nil {
+				return err
+			}
+			dups, _ = m.DuplicatesOf(ctx, plan.Keys()) // one look at the index, built once
+			return nil
 		})
 	}
-	return plan.Import(ctx, with, wo, func(p *importer.Plan, rep importer.Report) { render.WriteImportReport(o.app.stderr, p, rep) })
+	return plan.Import(ctx, with, wo, func(p *importer.Plan, rep importer.Report) { render.WriteImportReport(o.app.stderr, p, rep, dups) })
 }

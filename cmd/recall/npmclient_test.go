@@ -155,7 +155,7 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 			t.Errorf("call %d %s %v: isError %v, text %q", i, c.Name, c.Args, c.IsError, c.Text)
 		}
 	}
-	if len(report.Calls) != 32 {
+	if len(report.Calls) != 36 {
 		t.Fatalf("%d calls", len(report.Calls))
 	}
 	// The structured retrieve is the object `recall retrieve --json` prints.
@@ -284,6 +284,7 @@ func checkNPMReport(t *testing.T, out []byte, want string) npmReport {
 	}
 	checkValidityNPM(t, report.Calls[25].Structured, report.Calls[25].Text, report.Calls[26].Structured, report.Calls[28].Structured)
 	checkSectionsNPM(t, report.Calls[30].Structured, report.Calls[30].Text, report.Calls[31].Structured)
+	checkDuplicatesNPM(t, report.Calls[33].Text, report.Calls[33].Structured, report.Calls[34].Structured, report.Calls[35].Structured)
 	return report
 }
 

@@ -60,6 +60,7 @@ func newRetrieveCmd(a *app) *cobra.Command {
 	f.BoolVar(&o.r.IncludeSuperseded, "include-superseded", false, "also hits that another entry supersedes (marked superseded-by=)")
 	f.BoolVar(&o.r.IncludeExpired, "include-expired", false, "also hits whose expiry has passed (marked expired)")
 	f.BoolVar(&o.r.WholeEntries, "whole-entries", false, "every hit whole, never one section of a long note")
+	f.BoolVar(&o.r.KeepDuplicates, "keep-duplicates", false, "keep hits that duplicate a higher-ranked one (default: collapsed into it)")
 	o.embedder.register(cmd, true)
 	return cmd
 }

@@ -318,7 +318,7 @@ func TestServeErrors(t *testing.T) {
 		{"POST", "/v1/retrieve", `{"query": "x",}`, 400, "", "not valid JSON at byte"},
 		{"POST", "/v1/retrieve", ``, 400, "", "empty"},
 		{"POST", "/v1/retrieve", `[1]`, 400, "", "want an object"},
-		{"POST", "/v1/retrieve", `{"query": "x", "limt": 3}`, 400, "limt", "limt is not a known field (known: query, limit, budget_tokens, expand_links, explain, categories, tags, min_score, after, before, now, no_time, include_superseded, include_expired, whole_entries)"},
+		{"POST", "/v1/retrieve", `{"query": "x", "limt": 3}`, 400, "limt", "limt is not a known field (known: query, limit, budget_tokens, expand_links, explain, categories, tags, min_score, after, before, now, no_time, include_superseded, include_expired, whole_entries, keep_duplicates)"},
 		{"POST", "/v1/retrieve", `{"query": "x\ud800"}`, 400, "", "unpaired UTF-16 surrogate"},
 		{"POST", "/v1/retrieve", `{"query": "x\udc00\ud83d\ude00"}`, 400, "", "unpaired UTF-16 surrogate"},
 		{"PUT", "/v1/entries/trips/x", `{"content": "bad \ud800 text"}`, 400, "", "unpaired UTF-16 surrogate"},

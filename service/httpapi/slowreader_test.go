@@ -23,7 +23,7 @@ import (
 // of that many MiB, far more than loopback's socket buffers take.
 const bigAnswerEntries = 12
 
-const bigRetrieve = `{"query":"beach","limit":100,"budget_tokens":0,"expand_links":false}`
+const bigRetrieve = `{"query":"beach","limit":100,"budget_tokens":0,"expand_links":false,"keep_duplicates":true}` // the copies make the size
 
 // bigMemory is a folder store whose retrieve for "beach" answers about
 // bigAnswerEntries MiB.

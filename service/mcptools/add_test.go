@@ -78,3 +78,31 @@ func TestToolArgumentKeysOneRule(t *testing.T) {
 		t.Error("a refused add wrote the entry")
 	}
 }
+
+// add names the entries its content duplicates, in its text and its
+// structured answer; retrieve's keep_duplicates keeps them.
+func TestAddDuplicates(t *testing.T) {
+	m := newMemory(t)
+	cs := connect(t, m)
+	callTool(t, cs, "add", map[string]any{"category": "shop", "name": "milk", "content": "Buy oat milk on Friday"})
+	res := callTool(t, cs, "add", map[string]any{"category": "notes", "name": "milk", "content": "buy OAT milk  on friday"})
+	if want := "added notes:milk\nduplicates: shop:milk"; res.IsError || text(res) != want {
+		t.Fatalf("add: %q, want %q", text(res), want)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var c service.Change
+	if err := json.Unmarshal(b, &c); err != nil || !reflect.DeepEqual(c.Duplicates, []string{"shop:milk"}) {
+		t.Fatalf("structured content %s (%v)", b, err)
+	}
+	res = callTool(t, cs, "add", map[string]any{"category": "notes", "name": "bread", "content": "Buy oat bread on Friday"})
+	if text(res) != "added notes:bread" {
+		t.Fatalf("another value: %q", text(res))
+	}
+	for _, keep := range []bool{false, true} {
+		res = callTool(t, cs, "retrieve", map[string]any{"query": "oat milk", "keep_duplicates": keep})
+		b, _ = json.Marshal(res.StructuredContent)
+		if got := strings.Contains(string(b), `"collapsed"`); got == keep {
+			t.Fatalf("keep_duplicates %v: %s", keep, b)
+		}
+	}
+}

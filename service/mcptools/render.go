@@ -186,9 +186,19 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// renderChange is add's answer: the status, and for an update what it
-// replaced, so that a model sees what it overwrote.
+// renderChange is add's answer: the status, for an update what it
+// replaced, so that a model sees what it overwrote, and on a line of its
+// own the entries the content duplicates (docs/duplicates.md).
 func renderChange(c service.Change) string {
+	s := renderReplaced(c)
+	if len(c.Duplicates) > 0 {
+		s += "\nduplicates: " + strings.Join(c.Duplicates, ", ")
+	}
+	return s
+}
+
+// renderReplaced is renderChange without the duplicates.
+func renderReplaced(c service.Change) string {
 	s := c.Status + " " + keyString(c.Category, c.Name)
 	r := c.Replaced
 	switch {

@@ -257,7 +257,9 @@ function itemView(it, n, fused, dropped) {
       el('a', { href: entryHref(...splitRef(it.superseded_by)) }, it.superseded_by)) : '',
     it.expired ? el('span', { class: 'badge expired', title: 'its expiry has passed: retrieve leaves it out of hits' }, 'expired') : '',
     it.supersedes && it.supersedes.length ? el('span', { class: 'supersedes' }, 'supersedes ',
-      it.supersedes.map((k, i) => [i ? ', ' : '', el('a', { href: entryHref(...splitRef(k)) }, k)])) : '',
+      it.supersedes.flatMap((k, i) => [i ? ', ' : '', el('a', { href: entryHref(...splitRef(k)) }, k)])) : '',
+    it.collapsed && it.collapsed.length ? el('span', { class: 'collapsed', title: 'duplicates of this hit, left out of the answer (keep_duplicates keeps them)' }, 'collapsed ',
+      it.collapsed.flatMap((k, i) => [i ? ', ' : '', el('a', { href: entryHref(...splitRef(k)) }, k)])) : '',
     dropped ? el('span', { class: 'badge dropped' }, 'dropped') : '');
   const facts = el('dl', { class: 'facts' });
   const fact = (k, v, title) => facts.append(el('div', { title }, el('dt', {}, k), el('dd', {}, v)));

@@ -112,11 +112,19 @@ await call("add", { category: "x", name: "y", content: "z", expires: "soon" });
 await call("get", { category: "places", name: "npm Berlin" });
 
 // Sections of long notes (issue 24): a long note with headings answers
-// by the section that matched; whole_entries gives the whole note.
+// by the section that matched; whole_entries gives the whole note (calls
+// 29 to 31).
 const filler = "lorem ipsum dolor sit amet ".repeat(90);
 await call("add", { category: "notes", name: "npm guide", content: `Intro. ${filler}\n\n## Install\n\n### On Linux\nnpm zebrafish with apt. [[trips:三亚之行]]\n${filler}\n\n## Usage\nRun it. ${filler}\n` });
 await call("retrieve", { query: "zebrafish apt" });
 await call("retrieve", { query: "zebrafish apt", whole_entries: true });
+
+// Duplicates (issue 23): an add that copies another names it; a retrieve
+// collapses the copy, keep_duplicates keeps it (calls 32 to 35).
+await call("add", { category: "shop", name: "npm milk", content: "npm oat milk on Friday" });
+await call("add", { category: "notes", name: "npm milk", content: "NPM oat milk  on friday" });
+await call("retrieve", { query: "npm oat milk" });
+await call("retrieve", { query: "npm oat milk", keep_duplicates: true });
 
 if (http) await transport.terminateSession(); // a stateless server has no session: a no-op
 await client.close();

@@ -1,0 +1,140 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/internal/synth"
+	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/service"
+	"github.com/recallhq/recall/store"
+	"github.com/recallhq/recall/store/bolt"
+)
+
+// dupCorpus is n generated entries, every 100th a copy of the one before.
+func dupCorpus(n int) []store.Entry {
+	es := synth.New(42, 20_000).Entries(n, 80)
+	for i := 100; i < len(es); i += 100 {
+		es[i].Content = es[i-1].Content
+	}
+	return es
+}
+
+// BenchmarkImportDuplicates: an import of 100k entries into a new bolt
+// store (importer.Plan.Write, batched) and its duplicate report
+// (Memory.DuplicatesOf: the index built once, with the persisted copy,
+// and looked at), detection on and off (retrieve.Options.NoDuplicates:
+// the same build without it), alternated in one run. sec-on and sec-off
+// are the mean seconds of each, ratio their quotient.
+//
+//	go test -run XXX -bench ImportDuplicates -benchtime 4x ./service/
+func BenchmarkImportDuplicates(b *testing.B) {
+	ctx := context.Background()
+	es := dupCorpus(100_000)
+	plan := &importer.Plan{}
+	for i, e := range es {
+		plan.Items = append(plan.Items, importer.Item{Where: fmt.Sprint(i), Entry: e})
+	}
+	keys := plan.Keys()
+	var on, off time.Duration
+	var non, noff int
+	i := 0
+	for b.Loop() {
+		nodup := i%2 == 1
+		st, err := bolt.Open(filepath.Join(b.TempDir(), "m.db"), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		if _, err := plan.Write(ctx, st, importer.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		m := service.New(st, service.Options{Engine: retrieve.Options{Persist: st, NoDuplicates: nodup}})
+		d, err := m.DuplicatesOf(ctx, keys)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Close() // waits for the copy's save
+		el := time.Since(t0)
+		st.Close()
+		if nodup {
+			off += el
+			noff++
+		} else {
+			on += el
+			non++
+			if d.Count < 900 {
+				b.Fatalf("%d duplicates reported", d.Count)
+			}
+		}
+		i++
+	}
+	if non > 0 && noff > 0 {
+		a, z := on.Seconds()/float64(non), off.Seconds()/float64(noff)
+		b.ReportMetric(a, "sec-on")
+		b.ReportMetric(z, "sec-off")
+		b.ReportMetric(a/z, "ratio")
+	}
+}
+
+// BenchmarkAddDuplicates: Memory.Add of a new entry into a bolt store of
+// 100k entries with a warm index, detection on and off, alternated add
+// by add on two memories over two stores. us-on and us-off are the mean
+// microseconds of an add, ratio their quotient.
+// RECALL_BENCH_COPY=1 makes every add a near copy of a stored entry.
+//
+//	go test -run XXX -bench AddDuplicates -benchtime 2000x ./service/
+func BenchmarkAddDuplicates(b *testing.B) {
+	ctx := context.Background()
+	es := dupCorpus(100_000)
+	var ms [2]*service.Memory
+	for k := range ms {
+		st, err := bolt.Open(filepath.Join(b.TempDir(), "m.db"), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		if err := st.PutBatch(ctx, es); err != nil {
+			b.Fatal(err)
+		}
+		ms[k] = service.New(st, service.Options{Engine: retrieve.Options{NoDuplicates: k == 1}})
+		defer ms[k].Close()
+		if _, err := ms[k].Engine().Snapshot(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// New notes (another seed), or, with RECALL_BENCH_COPY=1, a near copy
+	// of a stored one each time (the worst case: every add has a pair).
+	fresh := synth.New(43, 20_000).Entries(5_000, 80)
+	copies := os.Getenv("RECALL_BENCH_COPY") != ""
+	var el [2]time.Duration
+	var n [2]int
+	i := 0
+	for b.Loop() {
+		k := i % 2
+		e := fresh[(i/2)%len(fresh)]
+		content := e.Content
+		if copies {
+			e = es[(i/2*7919)%len(es)]
+			content = e.Content + " written"
+		}
+		t0 := time.Now()
+		if _, err := ms[k].Add(ctx, service.AddRequest{Category: e.Category, Name: fmt.Sprint(e.Name, " w", i), Content: content}); err != nil {
+			b.Fatal(err)
+		}
+		el[k] += time.Since(t0)
+		n[k]++
+		i++
+	}
+	if n[0] > 0 && n[1] > 0 {
+		a, z := float64(el[0].Microseconds())/float64(n[0]), float64(el[1].Microseconds())/float64(n[1])
+		b.ReportMetric(a, "us-on")
+		b.ReportMetric(z, "us-off")
+		b.ReportMetric(a/z, "ratio")
+	}
+}
