@@ -12,10 +12,9 @@ import (
 )
 
 type embedOptions struct {
-	app         *app
-	embedder    embedderFlags
-	batch       int
-	concurrency int
+	app      *app
+	embedder embedderFlags
+	s        setup.Embed
 }
 
 func newEmbedCmd(a *app) *cobra.Command {
@@ -31,29 +30,23 @@ func newEmbedCmd(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	})
 	o.embedder.register(cmd, false)
-	cmd.Flags().IntVar(&o.batch, "batch", 64, "texts per embedding request `N`")
-	cmd.Flags().IntVar(&o.concurrency, "concurrency", 2, "embedding requests in flight `N`")
+	cmd.Flags().IntVar(&o.s.Batch, "batch", 64, "texts per embedding request `N`")
+	cmd.Flags().IntVar(&o.s.Concurrency, "concurrency", 2, "embedding requests in flight `N`")
 	return cmd
 }
 
 func (o *embedOptions) run(cmd *cobra.Command) error {
-	if o.batch < 1 || o.concurrency < 1 {
-		return usagef(cmd, "--batch and --concurrency must be at least 1")
-	}
-	emb, err := o.embedder.config(setup.Config{Getenv: o.app.getenv}).NewEmbedder()
+	emb, opts, err := o.s.Embedder(o.embedder.config(setup.Config{Getenv: o.app.getenv}))
 	if err != nil {
 		return err
-	}
-	if emb == nil {
-		return usagef(cmd, "choose an embedder with --embedder (hash works offline)")
 	}
 	ctx := cmd.Context()
 	return o.app.withStore(ctx, mustExist, func(st store.Store) error {
 		bar := &progress.Phases{W: o.app.stderr}
 		defer bar.Finish()
-		rep, err := service.EmbedAll(ctx, st, emb, service.EmbedOptions{BatchSize: o.batch, Concurrency: o.concurrency,
-			Progress: func(done, total int) { bar.Update("embedding", done, total) },
-			Skip:     func(err error) { fmt.Fprintf(o.app.stderr, "skipped: %v\n", err) }})
+		opts.Progress = func(done, total int) { bar.Update("embedding", done, total) }
+		opts.Skip = func(err error) { fmt.Fprintf(o.app.stderr, "skipped: %v\n", err) }
+		rep, err := service.EmbedAll(ctx, st, emb, opts)
 		if err != nil {
 			return err
 		}
