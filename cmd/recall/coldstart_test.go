@@ -34,8 +34,10 @@ func TestRetrievePersistsIndex(t *testing.T) {
 		return data != nil, data != nil && rev == cur
 	}
 	hasCopy := func() bool { has, _ := copyAt(); return has }
-	if hasCopy() {
-		t.Fatal("copy before any retrieve")
+	// The import that made the store built the index to report duplicates
+	// (docs/duplicates.md) and may have saved it: if so, at its revision.
+	if has, current := copyAt(); has && !current {
+		t.Fatal("the import left a copy behind the store")
 	}
 	first := c.ok("--store", db, "retrieve", "--json", "周末安排")
 	if !hasCopy() {
