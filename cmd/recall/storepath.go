@@ -30,13 +30,6 @@ func (a *app) locationOptions(createStore bool) location.Options {
 	return location.Options{Create: createStore, CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder}
 }
 
-// openStore opens the store the command line names, creating it in mode
-// create (location.OpenChosen: only the per-user default gets its parent
-// folders, SPEC §8).
-func (a *app) openStore(ctx context.Context, mode openMode) (store.Store, location.Location, error) {
-	return location.OpenChosen(ctx, a.storeFlag, a.locationOptions(mode == create), a.getenv)
-}
-
 // withStore opens the store, runs fn, and always closes the store
 // (location.WithChosen).
 func (a *app) withStore(ctx context.Context, mode openMode, fn func(store.Store) error) error {
