@@ -13,7 +13,7 @@ type openMode int
 
 const (
 	mustExist openMode = iota // read commands: fail with location.ErrNotExist (an empty store would hide a mistyped --store)
-	create                    // add, import, servers: create the store itself (see openStore)
+	create                    // add, import, servers: create the store itself (location.OpenChosen: only the per-user default gets its parent folders)
 )
 
 // storeLocation is the store a command works on: the --store flag, else
