@@ -80,7 +80,9 @@ func (r *Links) resolve(self *index.Doc, l Link) (*index.Doc, linkOutcome) {
 		return nil, linkInside
 	}
 	// A name as written ("What is it?") reaches the entry whose identity
-	// it maps to (SPEC §1's name mapping, store.NameKey).
+	// it maps to (SPEC §1's name mapping, store.NameKey). An alias is
+	// front matter text, not a file name: it is looked up as written.
+	written := l.target
 	l.Category, l.Name, l.target = store.CategoryKey(l.Category), store.NameKey(l.Name), pathKey(l.target)
 	var d *index.Doc
 	ambiguous := false
@@ -104,7 +106,7 @@ func (r *Links) resolve(self *index.Doc, l Link) (*index.Doc, linkOutcome) {
 		d, ambiguous = r.obsidian(self, l.target)
 	}
 	if d == nil && !ambiguous {
-		d = r.alias(l.target)
+		d = r.alias(written)
 	}
 	switch {
 	case d == self:
