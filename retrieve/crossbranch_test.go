@@ -1,11 +1,15 @@
 package retrieve
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	bbolt "go.etcd.io/bbolt"
 
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/store/bolt"
@@ -177,4 +181,89 @@ func TestAliasLinksAcrossCopies(t *testing.T) {
 	e, _ = load("reopened")
 	defer e.Close()
 	check(e, "reopened", "link pets:Cats via notes:Home", "link dogs:Dogs via notes:Home", "link later:Late via notes:Home")
+}
+
+// TestCopyFromMainRebuilt: a bolt file written by recall at e4bcfff
+// (testdata/main-e4bcfff-v5.db: `recall import` of a vault of 7 notes, one
+// with "aliases: [Kitty]", then `recall reindex`, which saved a format 5
+// index copy under recall.index/snapshot) is rebuilt, not misread: the
+// load walks the store, finds the alias main never indexed, and the next
+// save drops the old copy.
+func TestCopyFromMainRebuilt(t *testing.T) {
+	ctx := context.Background()
+	data, err := os.ReadFile("testdata/main-e4bcfff-v5.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "v5.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hasOld := func() bool {
+		t.Helper()
+		db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		old := false
+		db.View(func(tx *bbolt.Tx) error {
+			if b := tx.Bucket([]byte("recall.index")); b != nil {
+				v := b.Get([]byte("snapshot"))
+				// e4bcfff: the revision (8 bytes), then the copy.
+				old = len(v) > 8 && bytes.HasPrefix(v[8:], []byte("RCLSNAP\n\x05\x00\x00\x00"))
+			}
+			return nil
+		})
+		return old
+	}
+	if !hasOld() {
+		t.Fatal("the fixture holds no format 5 copy")
+	}
+	st, err := bolt.Open(path, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rc := &readCounter{Store: st}
+	e := New(rc, Options{Persist: st})
+	if _, err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rc.all == 0 {
+		t.Error("the format 5 copy was used")
+	}
+	res, err := e.Retrieve(ctx, Request{Query: "harbor", Budget: Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := keys(res.Items), []string{"hit notes:Home", "link notes:Cats via notes:Home"}; !slices.Equal(got, want) {
+		t.Errorf("items %q, want %q", got, want)
+	}
+	res, err = e.Retrieve(ctx, Request{Query: "kitty", Budget: Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 || res.Items[0].Name != "Cats" {
+		t.Errorf("kitty: %q, want Cats first", keys(res.Items))
+	}
+	e.Close() // saves the new copy
+	st.Close()
+	if hasOld() {
+		t.Error("the format 5 copy is still in the file after a save")
+	}
+	st2, err := bolt.Open(path, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	rc = &readCounter{Store: st2}
+	e = New(rc, Options{Persist: st2})
+	defer e.Close()
+	if _, err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rc.all != 0 {
+		t.Error("the new copy was not used by the next process")
+	}
 }
