@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	bbolt "go.etcd.io/bbolt"
 
@@ -266,4 +269,121 @@ func TestCopyFromMainRebuilt(t *testing.T) {
 	if rc.all != 0 {
 		t.Error("the new copy was not used by the next process")
 	}
+}
+
+// TestServerRestartsAfterWrites: a server that takes concurrent writes
+// (group commits, store/bolt commit.go) and stops; the next process
+// catches its copy up and answers as a fresh build; and a session that
+// only reads (Load, retrieve, Close) leaves the file's times alone, so
+// that the verification record (<file>.verified) written after the next
+// check still holds: a start after a read-only session need not check
+// the whole file again.
+func TestServerRestartsAfterWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "s.db")
+	open := func() *bolt.Store {
+		t.Helper()
+		st, err := bolt.Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	st := open()
+	var ents []store.Entry
+	for i := range 400 {
+		ents = append(ents, ent("bulk", fmt.Sprint("n", i), fmt.Sprint("filler harbor text ", i)))
+	}
+	if err := st.PutBatch(ctx, ents); err != nil {
+		t.Fatal(err)
+	}
+	// The first start builds and saves its copy (Close waits for the save;
+	// a save that a write overtakes is dropped, so a server that writes at
+	// once may leave no copy: then the next start builds, see below).
+	e := New(st, Options{Persist: st})
+	if _, err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	e = New(st, Options{Persist: st})
+	if _, err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 80 { // 320 writes: past catchUpSave, so the next start saves its catch-up
+				if err := e.Put(ctx, withAliases("w", fmt.Sprint("w", w, "-", i), fmt.Sprint("harbor walrus ", w, i), fmt.Sprint("alias ", w, i))); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	e.Close()
+	st.Close()
+
+	answers := func(e *Engine) []*Result {
+		t.Helper()
+		var out []*Result
+		for _, q := range []string{"harbor", "walrus", "alias 3 7", "filler 12"} {
+			res, err := e.Retrieve(ctx, Request{Query: q, Limit: 20, Budget: Unlimited})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, res)
+		}
+		return out
+	}
+	session := func() (time.Time, []*Result) {
+		t.Helper()
+		st := open()
+		defer st.Close()
+		rc := &readCounter{Store: st}
+		e := New(rc, Options{Persist: st})
+		defer e.Close()
+		stats, err := e.Load(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rc.all != 0 {
+			t.Errorf("the copy was not used: %+v", stats)
+		}
+		got := answers(e)
+		fresh := New(st, Options{})
+		defer fresh.Close()
+		if _, err := fresh.Rebuild(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if want := answers(fresh); !reflect.DeepEqual(got, want) {
+			t.Error("answers differ from a fresh build")
+		}
+		return statTimes(t, path), got
+	}
+	session() // catches up, and saves the result
+	session()
+	before := statTimes(t, path)
+	after, _ := session()
+	if !after.Equal(before) {
+		t.Errorf("a read-only session changed the file (%v → %v): the next start checks it again", before, after)
+	}
+}
+
+// statTimes is the later of the file's modification and status-change
+// times, as far as os.Stat tells (the modification time everywhere).
+func statTimes(t *testing.T, path string) time.Time {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.ModTime()
 }
