@@ -14,8 +14,9 @@ import (
 // Links resolves the links of one snapshot's entries as Obsidian resolves
 // them (SPEC §7 step 3; README "Links"). It is immutable once made and
 // safe for concurrent use; Engine.Links makes one per snapshot. Its alias
-// table is built on first use, from the entries that carry an extra (not a
-// scan of the snapshot); names are found through the snapshot's name and
+// table is built on first use, from the aliases the index keeps
+// (Snapshot.EachAliases: only the entries that have any, not a scan of
+// the snapshot); names are found through the snapshot's name and
 // case-folded name indexes.
 type Links struct {
 	snap *index.Snapshot
