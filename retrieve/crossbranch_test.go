@@ -387,3 +387,34 @@ func statTimes(t *testing.T, path string) time.Time {
 	}
 	return fi.ModTime()
 }
+
+// TestMappedNameLinkForms: a note in a mapped folder with a mapped name
+// is reached by every link form Obsidian writes for it: a wiki-link path
+// (whose folder holds ':', which is no category:name then), a markdown
+// link URL-escaped, and a bare name with ".md".
+func TestMappedNameLinkForms(t *testing.T) {
+	ctx := context.Background()
+	st := newMemStore(
+		ent("notes", "Home", "harbor [[Odd: x/What is it?]]"),
+		ent("notes", "Md", "walrus [t](Odd%3A%20x/What%20is%20it%3F.md) and [u](<Odd%3A x/Q3: plan.md>) [v](<Odd: x/x.md>)"),
+		ent("notes", "Bare", "zebra [[Why?.md]] [[Why?#Part]]"),
+		ent("Odd%3A x", "What is it%3F", "a"),
+		ent("Odd%3A x", "Q3%3A plan", "b"),
+		ent("qs", "Why%3F", "c"),
+	)
+	eng := New(st, Options{})
+	defer eng.Close()
+	for q, want := range map[string][]string{
+		"harbor": {"hit notes:Home", "link Odd%3A x:What is it%3F via notes:Home"},
+		"walrus": {"hit notes:Md", "link Odd%3A x:What is it%3F via notes:Md", "link Odd%3A x:Q3%3A plan via notes:Md"},
+		"zebra":  {"hit notes:Bare", "link qs:Why%3F via notes:Bare"},
+	} {
+		res, err := eng.Retrieve(ctx, Request{Query: q, Budget: Unlimited})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := keys(res.Items); !slices.Equal(got, want) || len(res.UnresolvedLinks) != 0 {
+			t.Errorf("%s: items %q, want %q; unresolved %q", q, got, want, res.UnresolvedLinks)
+		}
+	}
+}
