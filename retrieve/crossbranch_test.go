@@ -14,6 +14,7 @@ import (
 
 	bbolt "go.etcd.io/bbolt"
 
+	"github.com/recallhq/recall/section"
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/store/bolt"
 )
@@ -415,6 +416,44 @@ func TestMappedNameLinkForms(t *testing.T) {
 		}
 		if got := keys(res.Items); !slices.Equal(got, want) || len(res.UnresolvedLinks) != 0 {
 			t.Errorf("%s: items %q, want %q; unresolved %q", q, got, want, res.UnresolvedLinks)
+		}
+	}
+}
+
+// TestCodeFenceRuleAgrees: three packages know which lines are in a code
+// fence: links (maskCode), inline tags (store.InlineTags) and sections
+// (section.Split). For one body they must agree: the link, the tag and
+// the heading of each case are all in code, or all outside it.
+func TestCodeFenceRuleAgrees(t *testing.T) {
+	const probe = "[[A]] #ta\n# H\n"
+	for _, c := range []struct {
+		name   string
+		body   string
+		inCode bool
+	}{
+		{"backticks", "```\n" + probe + "```\nafter\n", true},
+		{"tildes", "~~~\n" + probe + "~~~\n", true},
+		{"closer too short: to the end", "~~~~\n" + probe + "~~~\n", true},
+		{"closer with text is no closer", "``` x\n" + probe + "``` y\n", true},
+		{"other fence char does not close", "```\n~~~\n" + probe, true},
+		{"CRLF", "```\r\n[[A]] #ta\r\n# H\r\n```\r\n", true},
+		{"tilde info with a backtick", "~~~ a`b\n" + probe + "~~~\n", true},
+		{"three spaces of indent", "   ```\n" + probe + "```\n", true},
+		{"after the fence", "```\ncode\n```\n" + probe, false},
+		{"four spaces: no fence", "    ```\n" + probe, false},
+		{"backtick info with a backtick: no fence", "``` a`b\n" + probe, false},
+		{"two backticks: no fence", "``\n" + probe, false},
+	} {
+		links := len(ParseLinks("c", c.body)) == 0
+		tags := len(store.InlineTags(c.body)) == 0
+		heads := true
+		for _, s := range section.Split(c.body) {
+			if s.Name() == "H" {
+				heads = false
+			}
+		}
+		if links != c.inCode || tags != c.inCode || heads != c.inCode {
+			t.Errorf("%s: in code by links %v, by inline tags %v, by sections %v; want %v", c.name, links, tags, heads, c.inCode)
 		}
 	}
 }
