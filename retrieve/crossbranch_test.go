@@ -457,3 +457,39 @@ func TestCodeFenceRuleAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceNameLinkCase: a link reaches a note whose mapped name escapes
+// a letter (a Windows device name: "CON" is "%43ON") in any case, as
+// Obsidian ignores case: "[[con]]" maps to "%63on", which only the name
+// as written ("con" and "CON") shows to be the same.
+func TestDeviceNameLinkCase(t *testing.T) {
+	ctx := context.Background()
+	st := newMemStore(
+		ent("notes", "Home", "harbor [[con]] [[CON]] [[what is it?]]"),
+		ent("n", "%43ON", "x"),
+		ent("q", "What is it%3F", "y"),
+	)
+	eng := New(st, Options{})
+	defer eng.Close()
+	res, err := eng.Retrieve(ctx, Request{Query: "harbor", Budget: Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"hit notes:Home", "link n:%43ON via notes:Home", "link q:What is it%3F via notes:Home"}
+	if got := keys(res.Items); !slices.Equal(got, want) || len(res.UnresolvedLinks) != 0 {
+		t.Errorf("items %q, want %q; unresolved %q", got, want, res.UnresolvedLinks)
+	}
+	// A write: the overlay's fold index follows the same rule.
+	for _, e := range []store.Entry{ent("notes", "Two", "walrus [[prn]]"), ent("n", "%50RN", "z")} {
+		if err := eng.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err = eng.Retrieve(ctx, Request{Query: "walrus", Budget: Unlimited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := keys(res.Items), []string{"hit notes:Two", "link n:%50RN via notes:Two"}; !slices.Equal(got, want) {
+		t.Errorf("after a write: items %q, want %q; unresolved %q", got, want, res.UnresolvedLinks)
+	}
+}
