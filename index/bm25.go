@@ -379,7 +379,7 @@ func buildSegment(tok *Analyzer, in []Input, dups bool) *segment {
 		// IndexText(name, aliases, content), without building the string
 		// (appendDocTokens, with the name's terms read for the titles).
 		var e1, e2 int
-		toks, e1 = tok.appendTokens(toks[:0], d.Name)
+		toks, e1 = tok.appendNameTokens(toks[:0], d.Name)
 		al := seg.aliases[uint32(i)]
 		tb.add(tok, uint32(i), toks, al)
 		if al != "" {

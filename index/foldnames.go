@@ -6,6 +6,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recallhq/recall/store"
 )
 
 // The case-folded name index: which documents hold a name when case is
@@ -17,8 +19,11 @@ import (
 // snapshot.
 
 // FoldName is the case-folded form of a name the fold index compares:
-// every rune lower-cased (unicode.ToLower).
-func FoldName(name string) string { return strings.Map(unicode.ToLower, name) }
+// the name as written (store.UnescapeName: SPEC §1's name mapping keeps
+// the case of an escaped letter in its hex digits, so "CON" is "%43ON"
+// and "con" "%63on"), every rune lower-cased (unicode.ToLower). A name
+// without escapes is only lower-cased.
+func FoldName(name string) string { return strings.Map(unicode.ToLower, store.UnescapeName(name)) }
 
 // foldTable is a base segment's fold index: an open-addressed table
 // (linear probing, load at most three quarters) of ord+1 of every
@@ -75,6 +80,7 @@ func (ft *foldTable) each(docs []Doc, name string, fn func(uint32) bool) {
 // (FNV-1a over the folded runes' UTF-8, then a final mix so that the top
 // byte, the tag, is as good as the low bits).
 func foldHash(s string) uint64 {
+	s = store.UnescapeName(s)
 	h := uint64(14695981039346656037)
 	var buf [utf8.UTFMax]byte
 	for _, c := range s {
@@ -92,6 +98,7 @@ func foldHash(s string) uint64 {
 // foldEqual reports whether FoldName(a) == FoldName(b), without building
 // either.
 func foldEqual(a, b string) bool {
+	a, b = store.UnescapeName(a), store.UnescapeName(b)
 	for _, c := range a {
 		r, size := utf8.DecodeRuneInString(b)
 		if size == 0 || unicode.ToLower(r) != unicode.ToLower(c) {

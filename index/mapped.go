@@ -12,9 +12,10 @@ import (
 	"unsafe"
 )
 
-// The persisted copy's layout (PersistVersion 6): the arrays a segment
-// searches, laid out as they are in memory, so that a load points the
-// segment's slices into the data instead of decoding it (Open), and the
+// The persisted copy's layout (PersistVersion 8, as 7; 6 lacked secAliases
+// and secTitles): the arrays a segment searches, laid out as they are in
+// memory, so that a load points the segment's slices into the data
+// instead of decoding it (Open), and the
 // open-addressed tables (term dictionary, identity and name tables) laid
 // out too, under a hash every process computes alike (strhash.go), so that
 // no term or document is re-inserted. A load costs the checksum, the

@@ -21,8 +21,11 @@ import (
 // links part (retrieve/linkextra.go), so a copy made before it, which lacks
 // every entry's property links and aliases, is rebuilt rather than served;
 // 7: the sections of mapped.go, aliases and titles (titles.go) and the
-// duplicates (dupbuild.go) among them.
-const PersistVersion = 7
+// duplicates (dupbuild.go) among them; 8: a name is analysed as written
+// (appendNameTokens), so the postings and title keys of a mapped name
+// ("Why sleep%3F") differ from a 7's, and a removal would take out terms
+// the 7 never put in.
+const PersistVersion = 8
 
 var persistMagic = []byte("RCLSNAP\n")
 

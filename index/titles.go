@@ -6,6 +6,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/recallhq/recall/store"
 )
 
 // Titles: a document's name and its aliases (Input.Aliases) are its
@@ -29,7 +31,9 @@ import (
 
 // IndexText is the text the index analyses for a document: its name, its
 // aliases one a line, then its content. Without aliases it is
-// EntryText(name, content), the text an entry's vector is made from.
+// EntryText(name, content), the text an entry's vector is made from. The
+// name is analysed as written (store.UnescapeName, see appendNameTokens);
+// IndexText shows the identity.
 func IndexText(name string, aliases []string, content string) string {
 	if len(aliases) == 0 {
 		return EntryText(name, content)
@@ -78,12 +82,33 @@ func (s *Snapshot) aliasesOf(d *Doc) string {
 // EstTokens of name and content: the aliases are indexed, not injected, so
 // they count for no tokens_est.
 func (a *Analyzer) appendDocTokens(dst []string, name, aliases, content string) ([]string, int) {
-	dst, e1 := a.appendTokens(dst, name)
+	dst, e1 := a.appendNameTokens(dst, name)
 	if aliases != "" {
 		dst, _ = a.appendTokens(dst, aliases)
 	}
 	dst, e2 := a.appendTokens(dst, content)
 	return dst, e1 + e2
+}
+
+// appendNameTokens appends the terms of a name as written: an identity
+// that holds escapes of SPEC §1's name mapping ("Why sleep%3F") is
+// analysed as the name it stands for ("Why sleep?"), so its words, not
+// the escape's hex digits, are indexed and make its title. est is
+// EstTokens of the identity, the name tokens_est has always counted. A
+// name without escapes is analysed as it is.
+func (a *Analyzer) appendNameTokens(dst []string, name string) ([]string, int) {
+	w := store.UnescapeName(name)
+	if w == name {
+		return a.appendTokens(dst, name)
+	}
+	dst, _ = a.appendTokens(dst, w)
+	return dst, EstTokens(name)
+}
+
+// nameTerms returns the sorted, distinct terms of a name as written
+// (appendNameTokens).
+func (a *Analyzer) nameTerms(name string) []string {
+	return a.titleTerms(store.UnescapeName(name))
 }
 
 // titleTerms returns the sorted, distinct terms of title.
@@ -118,7 +143,7 @@ func termsKey(terms []string) uint64 {
 // line) that has terms, each once.
 func (a *Analyzer) titleKeys(name, aliases string) []uint64 {
 	var keys []uint64
-	if k := termsKey(a.titleTerms(name)); k != 0 {
+	if k := termsKey(a.nameTerms(name)); k != 0 {
 		keys = append(keys, k)
 	}
 	return a.appendAliasKeys(keys, aliases)
@@ -137,7 +162,7 @@ func (a *Analyzer) appendAliasKeys(keys []uint64, aliases string) []uint64 {
 
 // hasTitle reports whether a name or one of its aliases has exactly terms.
 func (a *Analyzer) hasTitle(name, aliases string, terms []string) bool {
-	if slices.Equal(a.titleTerms(name), terms) {
+	if slices.Equal(a.nameTerms(name), terms) {
 		return true
 	}
 	for _, al := range aliasList(aliases) {

@@ -119,7 +119,7 @@ func (b *edit) add(in Input) {
 	d.titles = ns.tok.titleKeys(in.Name, d.aliases)
 	// IndexText(name, aliases, content), as appendDocTokens makes it, with
 	// where the content's terms start.
-	toks, e1 := ns.tok.appendTokens(nil, in.Name)
+	toks, e1 := ns.tok.appendNameTokens(nil, in.Name)
 	if d.aliases != "" {
 		toks, _ = ns.tok.appendTokens(toks, d.aliases)
 	}

@@ -28,7 +28,9 @@
 // content; the sections are ranked by BM25 with the index's idf, see
 // sectionHits): Item.Section names it by its heading path ("Install > On
 // Linux", IntroSection for the text before the first heading), and the
-// item's Content, TokensEst and injected links are the section's. Ranking
+// item's Content, TokensEst and injected links are the section's (the
+// links written in it: the entry's property links, which belong to no
+// section, are injected only for a whole entry). Ranking
 // is unchanged: Score and MatchedTerms are the entry's. Shorter hits,
 // hits without headings, and hits no section of which holds a query term
 // (a name match) stay whole, so a store without long sectioned notes

@@ -115,7 +115,7 @@ func wikiLinks(selfCategory, content, masked string, withAt bool) (links []Link,
 		if strings.ContainsAny(inner, "[]\n") {
 			continue
 		}
-		l, ok := parseTarget(selfCategory, inner)
+		l, ok := parseTarget(selfCategory, inner, true)
 		if !ok {
 			continue
 		}
@@ -128,8 +128,11 @@ func wikiLinks(selfCategory, content, masked string, withAt bool) (links []Link,
 	}
 }
 
-// parseTarget reads what is between the brackets.
-func parseTarget(selfCategory, inner string) (Link, bool) {
+// parseTarget reads what is between the brackets. exact says whether a
+// colon makes recall's [[category:name]] (wiki-links); a markdown
+// destination is always a path, so there a colon is part of a name
+// ("Q3: plan", a note of SPEC §1's name mapping).
+func parseTarget(selfCategory, inner string, exact bool) (Link, bool) {
 	var l Link
 	target := inner
 	if p := strings.IndexByte(inner, '|'); p >= 0 {
@@ -157,7 +160,7 @@ func parseTarget(selfCategory, inner string) (Link, bool) {
 			return Link{}, false
 		}
 		l.Kind, l.Category = LinkSelf, selfCategory
-	case strings.Contains(target, ":"):
+	case exact && strings.Contains(target, ":"):
 		c, n, _ := strings.Cut(target, ":")
 		l.Kind, l.Category, l.Name = LinkExact, strings.TrimSpace(c), strings.TrimSpace(n)
 		if l.Category == "" || l.Name == "" {

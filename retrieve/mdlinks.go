@@ -108,11 +108,9 @@ func mdTarget(selfCategory, dest string) (Link, bool) {
 	if strings.ContainsAny(dest, "[]\n|") {
 		return Link{}, false
 	}
-	l, ok := parseTarget(selfCategory, dest)
-	if !ok || l.Kind == LinkExact {
-		return Link{}, false // a colon is a scheme here, never recall's category:name
-	}
-	return l, true
+	// A colon left after hasScheme is part of a name (decoded "%3A", or
+	// "<Q3 plan: notes.md>"), never recall's category:name.
+	return parseTarget(selfCategory, dest, false)
 }
 
 // hasScheme reports whether s starts with a URL scheme ("https:",

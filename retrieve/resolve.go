@@ -14,8 +14,9 @@ import (
 // Links resolves the links of one snapshot's entries as Obsidian resolves
 // them (SPEC §7 step 3; README "Links"). It is immutable once made and
 // safe for concurrent use; Engine.Links makes one per snapshot. Its alias
-// table is built on first use, from the entries that carry an extra (not a
-// scan of the snapshot); names are found through the snapshot's name and
+// table is built on first use, from the aliases the index keeps
+// (Snapshot.EachAliases: only the entries that have any, not a scan of
+// the snapshot); names are found through the snapshot's name and
 // case-folded name indexes.
 type Links struct {
 	snap *index.Snapshot
@@ -80,7 +81,9 @@ func (r *Links) resolve(self *index.Doc, l Link) (*index.Doc, linkOutcome) {
 		return nil, linkInside
 	}
 	// A name as written ("What is it?") reaches the entry whose identity
-	// it maps to (SPEC §1's name mapping, store.NameKey).
+	// it maps to (SPEC §1's name mapping, store.NameKey). An alias is
+	// front matter text, not a file name: it is looked up as written.
+	written := l.target
 	l.Category, l.Name, l.target = store.CategoryKey(l.Category), store.NameKey(l.Name), pathKey(l.target)
 	var d *index.Doc
 	ambiguous := false
@@ -104,7 +107,7 @@ func (r *Links) resolve(self *index.Doc, l Link) (*index.Doc, linkOutcome) {
 		d, ambiguous = r.obsidian(self, l.target)
 	}
 	if d == nil && !ambiguous {
-		d = r.alias(l.target)
+		d = r.alias(written)
 	}
 	switch {
 	case d == self:
