@@ -297,9 +297,11 @@ func expand(res *Result, lk *Links, sc *sectionCache, hits []Item, docs []*index
 			continue
 		}
 		via := &Ref{self.Category, self.Name}
-		links := lk.Of(self)
+		var links []Link
 		if h.Section != "" {
 			links = ParseLinks(self.Category, h.Content) // a section's own links
+		} else {
+			links = lk.Of(self)
 		}
 		for _, l := range links {
 			d, outcome := lk.resolve(self, l)
