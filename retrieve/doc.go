@@ -37,6 +37,15 @@
 // answers as it did before sections existed. Request.WholeEntries turns
 // the step off: the answer is then exactly the entry-level one.
 //
+// A note that comes back as a long hit a second time is split and
+// analysed in full once, and kept in the Engine's section cache (at most
+// 32 MiB, two generations, checked against the content and analyzer it
+// was made from, so it answers for any snapshot and publishes none):
+// from then on choosing its section looks up the query's terms instead of
+// reading its text. A note seen once is counted for the query's terms
+// only, which is cheaper for a note asked once. Both give the same
+// section.
+//
 // # Links
 //
 // Links are written as Obsidian writes them: [[target]], [[target|label]],

@@ -114,6 +114,7 @@ type Engine struct {
 	snap        atomic.Pointer[index.Snapshot]
 	valid       atomic.Pointer[validityCache] // the Validity of a recent snapshot
 	links       atomic.Pointer[linksCache]    // the Links of a recent snapshot
+	sections    sectionCache                  // the split long notes of recent retrieves
 
 	embedder     embed.Embedder
 	vectors      DocVectors

@@ -117,7 +117,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 	if len(terms) == 0 && tv.in != nil {
 		items, docs := timeline(room, snap, &tv, limit, req.NoLinks)
 		res.room = items
-		expand(res, e.linksFor(snap, req), items, docs, nil, req, &tv, &vv)
+		expand(res, e.linksFor(snap, req), &e.sections, items, docs, nil, req, &tv, &vv)
 		return nil
 	}
 	collapse := !req.KeepDuplicates && snap.HasDuplicates()
@@ -221,7 +221,7 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 	}
 	items, docs = titleFirst(snap, q, &tv, items, docs, limit, !fused)
 	res.room = items
-	expand(res, e.linksFor(snap, req), items, docs, terms, req, &tv, &vv)
+	expand(res, e.linksFor(snap, req), &e.sections, items, docs, terms, req, &tv, &vv)
 	return nil
 }
 
@@ -317,7 +317,7 @@ func (e *Engine) Expand(snap *index.Snapshot, hits []Item, req Request) *Result 
 	if !req.WholeEntries {
 		terms = snap.Query(tv.query).Terms
 	}
-	expand(res, e.linksFor(snap, req), hits, docs, terms, req, &tv, &vv)
+	expand(res, e.linksFor(snap, req), &e.sections, hits, docs, terms, req, &tv, &vv)
 	return res
 }
 
@@ -326,11 +326,11 @@ func (e *Engine) Expand(snap *index.Snapshot, hits []Item, req Request) *Result 
 // req.NoLinks). With links off the hits are the sequence the budget cuts,
 // without a copy. Unless req.WholeEntries, long hits become their best
 // section for terms (the query's) first, and inject the section's links.
-func expand(res *Result, lk *Links, hits []Item, docs []*index.Doc, terms []string, req Request, tv *timeView, vv *validView) {
+func expand(res *Result, lk *Links, sc *sectionCache, hits []Item, docs []*index.Doc, terms []string, req Request, tv *timeView, vv *validView) {
 	snap := lk.snap
 	defer vv.markAll(res, snap)
 	if !req.WholeEntries {
-		sectionHits(snap, terms, hits, req.Budget, req.Explain)
+		sectionHits(snap, sc, terms, hits, req.Budget, req.Explain)
 	}
 	if req.NoLinks {
 		applyBudget(res, hits, req.Budget, req.Explain)
@@ -355,9 +355,11 @@ func expand(res *Result, lk *Links, hits []Item, docs []*index.Doc, terms []stri
 			continue
 		}
 		via := &Ref{self.Category, self.Name}
-		links := lk.Of(self)
+		var links []Link
 		if h.Section != "" {
 			links = ParseLinks(self.Category, h.Content) // a section's own links
+		} else {
+			links = lk.Of(self)
 		}
 		for _, l := range links {
 			d, outcome := lk.resolve(self, l)

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/recallhq/recall/index"
@@ -40,14 +41,16 @@ var sectionMin = SectionMinTokens
 // and only explain shows them): once the hits so far exceed budget
 // (retrieve.Request.Budget), every later hit is cut whatever the links
 // between them.
-func sectionHits(snap *index.Snapshot, terms []string, items []Item, budget int, explain bool) {
+func sectionHits(snap *index.Snapshot, cache *sectionCache, terms []string, items []Item, budget int, explain bool) {
 	if len(terms) == 0 {
 		return
 	}
 	if budget == 0 {
 		budget = DefaultBudget
 	}
-	var sc *sectionScorer // made on the first long hit
+	var idf []float64     // made on the first long hit
+	var sc *sectionScorer // and on the first one seen for the first time
+	var tfs []int         // per section, per term; reused from hit to hit
 	used := 0
 	for i := range items {
 		if budget > 0 && !explain && i > 0 && used > budget {
@@ -55,20 +58,25 @@ func sectionHits(snap *index.Snapshot, terms []string, items []Item, budget int,
 		}
 		it := &items[i]
 		if it.Source == SourceHit && it.Section == "" && it.TokensEst > sectionMin {
-			if secs := section.Split(it.Content); len(secs) >= 2 {
+			if idf == nil {
+				idf = snap.IDF(terms)
+			}
+			if ns := cache.of(snap.Analyzer(), Ref{it.Category, it.Name}, it.Content); ns != nil {
+				if len(ns.secs) >= 2 {
+					var best int
+					best, tfs = ns.best(terms, idf, tfs)
+					if best >= 0 {
+						s := &ns.secs[best]
+						it.Section, it.Content, it.TokensEst = s.name, s.text, s.tokens
+					}
+				}
+			} else if secs := section.Split(it.Content); len(secs) >= 2 { // first sight
 				if sc == nil {
-					sc = newSectionScorer(snap, terms)
+					sc = &sectionScorer{idf: idf, tc: snap.Analyzer().NewTermCounter(terms)}
 				}
 				if best := sc.best(secs); best >= 0 {
-					s := secs[best]
-					text := strings.TrimRight(s.Text, " \t\r\n")
-					name := s.Name()
-					if name == "" {
-						name = IntroSection
-					}
-					it.Section = name
-					it.Content = text
-					it.TokensEst = index.EstTokens(it.Name + "\n" + text)
+					s := newNoteSection(it.Name, secs[best])
+					it.Section, it.Content, it.TokensEst = s.name, s.text, s.tokens
 				}
 			}
 		}
@@ -76,14 +84,105 @@ func sectionHits(snap *index.Snapshot, terms []string, items []Item, budget int,
 	}
 }
 
-// sectionScorer ranks the sections of the notes of one retrieve.
+// noteSections is what choosing a section of one long note needs that
+// does not depend on the query: its split, each section's answer (its
+// name, trimmed text and tokens_est) and the terms of each section. It is
+// never changed once made (the cache hands the same one to concurrent
+// retrieves).
+type noteSections struct {
+	content string          // the entry's content it was made from
+	an      *index.Analyzer // and the analyzer
+	seen    bool            // only a mark that the note was seen: nothing else is set
+	secs    []noteSection
+	terms   *index.PartTerms // part i is secs[i]: its heading path and its text
+	size    int              // about the bytes it holds, content included
+}
+
+type noteSection struct {
+	name, text string
+	tokens     int
+}
+
+// newNoteSection is the answer of a hit named name by its section s.
+func newNoteSection(name string, s section.Section) noteSection {
+	text := strings.TrimRight(s.Text, " \t\r\n")
+	path := s.Name()
+	if path == "" {
+		path = IntroSection
+	}
+	return noteSection{name: path, text: text, tokens: index.EstTokens(name + "\n" + text)}
+}
+
+// newNoteSections splits content; it has no secs when content has fewer
+// than two sections (the hit stays whole).
+func newNoteSections(an *index.Analyzer, key Ref, content string) *noteSections {
+	ns := &noteSections{content: content, an: an}
+	secs := section.Split(content)
+	if len(secs) < 2 {
+		ns.size = len(content) + 64
+		return ns // the hit stays whole; kept, so that it is not split again
+	}
+	ns.secs = make([]noteSection, len(secs))
+	parts := make([][]string, len(secs))
+	size := len(content) + len(key.Category) + len(key.Name)
+	for i, s := range secs {
+		// A section's words are its heading path and its text (its own
+		// heading is in its text too: a field weight, as a title has).
+		parts[i] = append(slices.Clip(s.Path), s.Text)
+		ns.secs[i] = newNoteSection(key.Name, s)
+		size += len(ns.secs[i].name) + 64
+	}
+	ns.terms = an.PartTerms(parts)
+	ns.size = size + ns.terms.Size()
+	return ns
+}
+
+// best returns the index of the section with the highest BM25 score for
+// terms (whose idf is idf), or -1 when none holds a term, and tfs, the
+// scratch it counted in (pass it back for the next note). Sections are
+// ranked among themselves: avgdl is the note's mean section length. Ties
+// go to the earlier section.
+func (ns *noteSections) best(terms []string, idf []float64, tfs []int) (int, []int) {
+	nt := len(terms)
+	tfs = slices.Grow(tfs[:0], len(ns.secs)*nt)[:len(ns.secs)*nt]
+	clear(tfs)
+	total := 0
+	for i := range ns.secs {
+		total += ns.terms.Len(i)
+	}
+	if total == 0 {
+		return -1, tfs
+	}
+	for j, t := range terms {
+		ns.terms.Add(t, tfs, nt, j)
+	}
+	avgdl := float64(total) / float64(len(ns.secs))
+	best, bestScore := -1, 0.0
+	for i := range ns.secs {
+		score := 0.0
+		for j, n := range tfs[i*nt : (i+1)*nt] {
+			if n == 0 || idf[j] == 0 {
+				continue
+			}
+			f := float64(n)
+			score += idf[j] * f * (index.K1 + 1) / (f + index.K1*(1-index.B+index.B*float64(ns.terms.Len(i))/avgdl))
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best, tfs
+}
+
+// sectionScorer ranks the sections of the notes of one retrieve that the
+// section cache sees for the first time (it keeps a note only when it
+// comes back, see sectionCache): their text is counted for the query
+// terms only (index.TermCounter), which is cheaper than analysing it in
+// full for a note asked once. noteSections.best gives the same answers
+// (TestSectionCacheEqualsReference).
 type sectionScorer struct {
 	idf []float64
 	tc  *index.TermCounter
-}
-
-func newSectionScorer(snap *index.Snapshot, terms []string) *sectionScorer {
-	return &sectionScorer{idf: snap.IDF(terms), tc: snap.Analyzer().NewTermCounter(terms)}
 }
 
 // best returns the index of the section of secs with the highest BM25
