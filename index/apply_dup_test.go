@@ -78,3 +78,33 @@ func TestApplyDuplicatesEqualWith(t *testing.T) {
 		t.Errorf("a full build:\n got %q\nwant %q", got, want)
 	}
 }
+
+// Many copies of one note (a template, a log line) record at most
+// MaxDuplicates duplicates each, exact and near copies alike, so a build
+// holds a bounded number of pairs rather than one per two copies; every
+// copy still has some, and a write's own look stops there too.
+func TestDuplicatesBounded(t *testing.T) {
+	const n = 1_000
+	var in []Input
+	for i := range n {
+		content := "daily standup notes: nothing blocked, tests green, ship after lunch"
+		if i%2 == 1 {
+			content = "Daily standup notes:  nothing blocked, tests green, ship after lunch" // exact after case and space
+		}
+		in = append(in, Input{Category: "log", Name: fmt.Sprintf("d%04d", i), Content: content})
+	}
+	s := Build(1, nil, in)
+	s = s.With(2, Input{Category: "log", Name: "new", Content: in[0].Content})
+	total := 0
+	s.Docs(func(d *Doc) bool {
+		k := len(s.Duplicates(d))
+		if k == 0 || k > MaxDuplicates {
+			t.Fatalf("%s: %d duplicates, want 1 to %d", d.Name, k, MaxDuplicates)
+		}
+		total += k
+		return true
+	})
+	if total > (n+1)*MaxDuplicates {
+		t.Errorf("%d pairs", total/2)
+	}
+}

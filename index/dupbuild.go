@@ -76,16 +76,25 @@ func (f *forward) detect(seg *segment) *dupTable {
 	}
 	t.indexHashes()
 	var pairs [][2]uint32
+	// cnt bounds the pairs of a document (MaxDuplicates): a store of many
+	// copies of one note records a bounded number of them, not n².
+	cnt := make([]uint16, n)
+	full := func(x uint32) bool { return cnt[x] >= MaxDuplicates }
+	pair := func(x, y uint32) {
+		pairs = append(pairs, [2]uint32{x, y})
+		cnt[x]++
+		cnt[y]++
+	}
 	for i, nh := 0, len(t.byHash); i < nh; {
 		j := i + 1
 		for j < nh && t.hash[t.byHash[j]] == t.hash[t.byHash[i]] {
 			j++
 		}
 		for a := i; a < j && t.hash[t.byHash[i]] != emptyHash; a++ {
-			for b := a + 1; b < j; b++ {
+			for b := a + 1; b < j && !full(t.byHash[a]); b++ {
 				x, y := t.byHash[a], t.byHash[b]
-				if dupNormal(seg.docs[x].Content) == dupNormal(seg.docs[y].Content) {
-					pairs = append(pairs, [2]uint32{x, y})
+				if !full(y) && dupNormal(seg.docs[x].Content) == dupNormal(seg.docs[y].Content) {
+					pair(x, y)
 				}
 			}
 		}
@@ -106,10 +115,11 @@ func (f *forward) detect(seg *segment) *dupTable {
 	seen := make([]uint32, n)            // by doc: x+1 when a candidate of x
 	cur := make([]uint32, seg.nTerms())  // by term id: its list's first doc not yet passed
 	var pre []uint32
+docs:
 	for x := range uint32(n) {
 		ids := f.of(x)
 		nx := len(ids)
-		if nx == 0 {
+		if nx == 0 || full(x) {
 			continue
 		}
 		pre = pre[:0]
@@ -132,7 +142,7 @@ func (f *forward) detect(seg *segment) *dupTable {
 			}
 			cur[id] = k
 			for _, y := range l[k:] {
-				if seen[y] == x+1 {
+				if seen[y] == x+1 || full(y) {
 					continue
 				}
 				seen[y] = x + 1
@@ -152,7 +162,10 @@ func (f *forward) detect(seg *segment) *dupTable {
 					}
 				}
 				if jaccardOK(inter, nx, int(t.ctn[y])) && valueGuard(seg.docs[x].Content, seg.docs[y].Content) {
-					pairs = append(pairs, [2]uint32{x, y})
+					pair(x, y)
+					if full(x) {
+						continue docs
+					}
 				}
 			}
 		}
@@ -160,6 +173,23 @@ func (f *forward) detect(seg *segment) *dupTable {
 	t.setRel(pairs)
 	return t
 }
+
+// dupCount is the number of duplicates recorded of document ord, the
+// dead ones included.
+func (s *Snapshot) dupCount(ord int32) int {
+	n := len(s.ovDup[ord])
+	if t := s.base.dup; t != nil && int(ord) < len(s.base.docs) {
+		n += len(t.rel[uint32(ord)])
+	}
+	return n
+}
+
+// MaxDuplicates is the most duplicates the index records of one document:
+// a store holding many copies of one note (a template, a log line) records
+// a bounded number of pairs, so a build stays near linear, instead of one
+// per two copies. Past it a copy may go unreported and uncollapsed; none
+// is ever reported or collapsed wrongly.
+const MaxDuplicates = 64
 
 // smallest moves the p smallest values of xs to its front: one pass
 // that keeps them sorted in xs[:p], inserting the few that beat the
@@ -243,7 +273,7 @@ func (s *Snapshot) dupsOf(content string, xs []string, h, sig uint64) []int32 {
 	seen := map[int32]bool{}
 	nx := uint32(len(xs))
 	confirm := func(ord int32, yc string, yh, ysig uint64, ny uint32) {
-		if seen[ord] {
+		if seen[ord] || len(out) >= MaxDuplicates || s.dupCount(ord) >= MaxDuplicates {
 			return
 		}
 		seen[ord] = true
