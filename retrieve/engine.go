@@ -112,9 +112,9 @@ type Engine struct {
 	feed        store.ChangeFeed // nil when the store has none
 	tok         *index.Analyzer
 	snap        atomic.Pointer[index.Snapshot]
-	valid       atomic.Pointer[validityCache] // the Validity of a recent snapshot
-	links       atomic.Pointer[linksCache]    // the Links of a recent snapshot
-	sections    sectionCache                  // the split long notes of recent retrieves
+	valid       perSnapshot[*Validity] // the Validity of a recent snapshot
+	links       perSnapshot[*Links]    // the Links of a recent snapshot
+	sections    sectionCache           // the split long notes of recent retrieves
 
 	embedder     embed.Embedder
 	vectors      DocVectors

@@ -29,22 +29,9 @@ type Links struct {
 // keeps one per snapshot.
 func NewLinks(snap *index.Snapshot) *Links { return &Links{snap: snap} }
 
-// linksCache is the Links of one snapshot.
-type linksCache struct {
-	snap *index.Snapshot
-	l    *Links
-}
-
 // Links returns the link resolution of snap (from Snapshot or Fresh),
 // made once per snapshot and kept until the next one is asked for.
-func (e *Engine) Links(snap *index.Snapshot) *Links {
-	if c := e.links.Load(); c != nil && c.snap == snap {
-		return c.l
-	}
-	l := NewLinks(snap)
-	e.links.Store(&linksCache{snap: snap, l: l})
-	return l
-}
+func (e *Engine) Links(snap *index.Snapshot) *Links { return e.links.get(snap, NewLinks) }
 
 // Of returns the links of d, an entry of the snapshot: its property links
 // (wiki-links in its front matter, store.PropertyLinks; they come first,

@@ -507,22 +507,9 @@ func ValidityOf(entries []store.Entry) *Validity {
 	return validityOf(index.Build(0, nil, in))
 }
 
-// validityCache is the Validity of one snapshot.
-type validityCache struct {
-	snap *index.Snapshot
-	v    *Validity
-}
-
 // Validity returns the validity of the entries of snap (from Snapshot),
 // worked out once per snapshot; nil when no entry carries a validity key.
-func (e *Engine) Validity(snap *index.Snapshot) *Validity {
-	if c := e.valid.Load(); c != nil && c.snap == snap {
-		return c.v
-	}
-	v := validityOf(snap)
-	e.valid.Store(&validityCache{snap: snap, v: v})
-	return v
-}
+func (e *Engine) Validity(snap *index.Snapshot) *Validity { return e.valid.get(snap, validityOf) }
 
 // validView is what validity changes in one retrieve.
 type validView struct {
