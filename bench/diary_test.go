@@ -260,7 +260,7 @@ func runDiary(t *testing.T, e *retrieve.Engine, qs []diaryQ, noTime bool) diaryS
 	var s diaryScores
 	days, periods := 0, 0
 	for _, q := range qs {
-		res, err := e.Retrieve(context.Background(), retrieve.Request{Query: q.text, Limit: 5, NoLinks: true, Now: diaryNow, NoTime: noTime, Budget: retrieve.Unlimited})
+		res, err := e.Retrieve(context.Background(), retrieve.Request{Query: q.text, Limit: 5, NoLinks: true, Now: diaryNow, NoTime: noTime, Budget: retrieve.Unlimited, KeepDuplicates: true})
 		if err != nil {
 			t.Fatal(err)
 		}
