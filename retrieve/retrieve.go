@@ -126,11 +126,22 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		keep  []int // the hits collapse kept (nil: all), and what it folded
 		folds []fold
 	)
+	// With collapse on, the title rule orders the ranking collapse walks
+	// (titledFront); without it, it runs on the items (titleFirst).
+	var fs []titled
+	if collapse {
+		fs = titledOf(snap, q, &tv)
+	}
 	if fused && collapse {
 		for n := limit; ; {
+			ranked := len(hits)
+			hits = titledHits(fs, hits)
 			keep, folds = collapseDocs(snap, len(hits), func(i int) *index.Doc { return hits[i].doc })
-			if keep == nil || len(keep) >= limit || len(hits) < n {
+			if keep == nil || len(keep) >= limit || ranked < n {
 				keep, folds = cutFolds(keep, folds, limit)
+				if keep == nil && len(hits) > limit {
+					hits = hits[:limit]
+				}
 				break
 			}
 			n += limit - len(keep)
@@ -183,7 +194,20 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 			err error
 		)
 		if collapse {
-			top, keep, folds, err = collapseRanked(snap, limit, rank)
+			ranked := rank
+			if fs != nil {
+				ranked = func(n int) ([]index.Scored, error) {
+					top, err := rank(n)
+					if err != nil {
+						return top, err
+					}
+					return titledScored(snap, fs, top, terms), nil
+				}
+			}
+			top, keep, folds, err = collapseRanked(snap, limit, ranked)
+			if err == nil && keep == nil && len(top) > limit {
+				top = top[:limit]
+			}
 		} else {
 			top, err = rank(limit)
 		}
@@ -219,7 +243,9 @@ func (e *Engine) RetrieveTo(ctx context.Context, req Request, res *Result) error
 		}
 		sc.release(top, matched)
 	}
-	items, docs = titleFirst(snap, q, &tv, items, docs, limit, !fused)
+	if !collapse {
+		items, docs = titleFirst(snap, q, &tv, items, docs, limit, !fused)
+	}
 	res.room = items
 	expand(res, e.linksFor(snap, req), &e.sections, items, docs, terms, req, &tv, &vv)
 	return nil

@@ -20,49 +20,35 @@ import (
 // items' BM25Score points at their own Score (the BM25-only path), which
 // the moved items must keep.
 func titleFirst(snap *index.Snapshot, q index.Query, tv *timeView, items []Item, docs []*index.Doc, limit int, own bool) ([]Item, []*index.Doc) {
-	titled := snap.Titled(nil, q.Terms, tv.cand)
-	if len(titled) == 0 {
+	fs := titledOf(snap, q, tv)
+	if len(fs) == 0 {
 		return items, docs
 	}
-	type first struct {
-		d    *index.Doc
-		bm25 float64
-		at   int // index in items; -1: not ranked
-	}
-	fs := make([]first, len(titled))
-	for i, d := range titled {
-		fs[i] = first{d: d, bm25: snap.ScoreOf(d, q.Terms), at: -1}
+	at := make([]int, len(fs)) // each title's index in items; -1: not ranked
+	for i, f := range fs {
+		at[i] = -1
 		for j := range items {
-			if items[j].Category == d.Category && items[j].Name == d.Name {
-				fs[i].at = j
+			if items[j].Category == f.d.Category && items[j].Name == f.d.Name {
+				at[i] = j
 				break
 			}
 		}
 	}
-	slices.SortStableFunc(fs, func(a, b first) int { return cmp.Compare(b.bm25, a.bm25) })
 	out := make([]Item, 0, min(limit, len(items)+len(fs)))
 	var outDocs []*index.Doc
 	if docs != nil {
 		outDocs = make([]*index.Doc, 0, cap(out))
 	}
 	moved := make([]bool, len(items))
-	for _, f := range fs {
+	for i, f := range fs {
 		if len(out) == limit {
 			break
 		}
-		if f.at >= 0 {
-			out = append(out, items[f.at])
-			moved[f.at] = true
+		if at[i] >= 0 {
+			out = append(out, items[at[i]])
+			moved[at[i]] = true
 		} else {
-			var it Item
-			bm := f.bm25
-			matched := q.Words(snap.MatchedTerms(f.d, q.Terms))
-			if matched == nil {
-				matched = []string{}
-			}
-			setHit(&it, f.d, bm, &bm, nil, matched)
-			it.Date = tv.dateOf(snap, f.d)
-			out = append(out, it)
+			out = append(out, titledItem(snap, q, tv, f))
 		}
 		if outDocs != nil {
 			outDocs = append(outDocs, f.d)
@@ -85,4 +71,96 @@ func titleFirst(snap *index.Snapshot, q index.Query, tv *timeView, items []Item,
 		}
 	}
 	return out, outDocs
+}
+
+// titled is an entry the title rule puts first, with its BM25 score.
+type titled struct {
+	d    *index.Doc
+	bm25 float64
+}
+
+// titledOf returns the entries the title rule puts first, in the order
+// it puts them: by BM25 score, ties in the index's order. nil when no
+// title is made of the query's terms.
+func titledOf(snap *index.Snapshot, q index.Query, tv *timeView) []titled {
+	ds := snap.Titled(nil, q.Terms, tv.cand)
+	if len(ds) == 0 {
+		return nil
+	}
+	fs := make([]titled, len(ds))
+	for i, d := range ds {
+		fs[i] = titled{d: d, bm25: snap.ScoreOf(d, q.Terms)}
+	}
+	slices.SortStableFunc(fs, func(a, b titled) int { return cmp.Compare(b.bm25, a.bm25) })
+	return fs
+}
+
+// titledItem is the hit of a titled entry the ranking did not bring: its
+// BM25 score (and no cosine score) and the words it matched.
+func titledItem(snap *index.Snapshot, q index.Query, tv *timeView, f titled) Item {
+	var it Item
+	bm := f.bm25
+	matched := q.Words(snap.MatchedTerms(f.d, q.Terms))
+	if matched == nil {
+		matched = []string{}
+	}
+	setHit(&it, f.d, bm, &bm, nil, matched)
+	it.Date = tv.dateOf(snap, f.d)
+	return it
+}
+
+// titledFront is the title rule over a ranking that collapse is about to
+// walk (docs/duplicates.md): the titled entries first, each the ranking's
+// own element when it holds one, else made by brought; the rest after, in
+// their order. So a copy ranked above a titled entry is folded into it,
+// not it into the copy, and the rule has nothing left to move once
+// collapse has run. ranked itself when fs is empty.
+func titledFront[T any](fs []titled, ranked []T, doc func(T) *index.Doc, brought func(titled) T) []T {
+	if len(fs) == 0 {
+		return ranked
+	}
+	out := make([]T, 0, len(ranked)+len(fs))
+	moved := make([]bool, len(ranked))
+	for _, f := range fs {
+		j := slices.IndexFunc(ranked, func(r T) bool {
+			d := doc(r)
+			return d.Category == f.d.Category && d.Name == f.d.Name
+		})
+		if j >= 0 {
+			out = append(out, ranked[j])
+			moved[j] = true
+		} else {
+			out = append(out, brought(f))
+		}
+	}
+	for j, r := range ranked {
+		if !moved[j] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// titledScored is titledFront over the BM25 path's ranking: a brought
+// entry's mask has the bits of the query terms it holds, as a ranking's
+// would (index.Scored.Matched).
+func titledScored(snap *index.Snapshot, fs []titled, top []index.Scored, terms []string) []index.Scored {
+	return titledFront(fs, top, func(s index.Scored) *index.Doc { return s.Doc }, func(f titled) index.Scored {
+		var mask uint64
+		for i, t := range terms[:min(len(terms), 64)] {
+			if snap.TermFreq(f.d, t) > 0 {
+				mask |= 1 << i
+			}
+		}
+		return index.Scored{Doc: f.d, Score: f.bm25, Matched: mask}
+	})
+}
+
+// titledHits is titledFront over the fused path's ranking: a brought
+// entry is a hit with its BM25 score and no cosine score.
+func titledHits(fs []titled, hits []hit) []hit {
+	return titledFront(fs, hits, func(h hit) *index.Doc { return h.doc }, func(f titled) hit {
+		bm := f.bm25
+		return hit{doc: f.d, score: bm, bm25: &bm}
+	})
 }
