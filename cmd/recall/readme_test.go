@@ -163,38 +163,13 @@ func TestReadmeTour(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tmp := t.TempDir()
-	clone := filepath.Join(tmp, "recall")
-	copyTracked(t, root, clone)
+	tmp, clone, env := freshCopy(t, root)
+	bin := filepath.Join(tmp, "bin")
 	// The tour reads the sample memory in place (the README's first
 	// command); it must leave it as it was, or the README's second command
 	// (go test) would meet what the first left there.
 	sampleDir := filepath.Join(clone, "examples", "memory")
 	sampleBefore := treetest.Snapshot(t, sampleDir)
-	bin := filepath.Join(tmp, "bin")
-	home := filepath.Join(tmp, "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	goenv := func(k string) string {
-		out, err := exec.Command("go", "env", k).Output()
-		if err != nil {
-			t.Fatalf("go env %s: %v", k, err)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	goroot := goenv("GOROOT")
-	env := []string{
-		"HOME=" + home,
-		"PATH=" + bin + ":" + filepath.Join(goroot, "bin") + ":/usr/local/bin:/usr/bin:/bin",
-		"GOCACHE=" + goenv("GOCACHE"),
-		"GOMODCACHE=" + goenv("GOMODCACHE"),
-		// -trimpath: the copy lives in a new folder each run; without it
-		// nothing it compiles would be found in the build cache.
-		"GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local", "GOFLAGS=-trimpath",
-		"TMPDIR=" + tmp,
-		"LANG=C.UTF-8",
-	}
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "recall"), "./cmd/recall")
 	build.Dir, build.Env = clone, env
 	if out, err := build.CombinedOutput(); err != nil {
@@ -253,6 +228,41 @@ func TestReadmeTour(t *testing.T) {
 		t.Errorf("the tour changed examples/memory:\n%s", strings.Join(d, "\n"))
 	}
 	t.Logf("ran %d of %d sh blocks of README.md (isolated network: %v)", run, len(blocks), isolated())
+}
+
+// freshCopy copies the repository's files (as git lists them) into a new
+// folder, as a fresh clone holds them, and returns the temporary folder,
+// the copy in it, and an environment for commands run there: a fresh empty
+// HOME, <tmp>/bin first on PATH, the caller's Go caches, no network for
+// the go command.
+func freshCopy(t *testing.T, root string) (tmp, clone string, env []string) {
+	t.Helper()
+	tmp = t.TempDir()
+	clone = filepath.Join(tmp, "recall")
+	copyTracked(t, root, clone)
+	home := filepath.Join(tmp, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	goenv := func(k string) string {
+		out, err := exec.Command("go", "env", k).Output()
+		if err != nil {
+			t.Fatalf("go env %s: %v", k, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	env = []string{
+		"HOME=" + home,
+		"PATH=" + filepath.Join(tmp, "bin") + ":" + filepath.Join(goenv("GOROOT"), "bin") + ":/usr/local/bin:/usr/bin:/bin",
+		"GOCACHE=" + goenv("GOCACHE"),
+		"GOMODCACHE=" + goenv("GOMODCACHE"),
+		// -trimpath: the copy lives in a new folder each run; without it
+		// nothing it compiles would be found in the build cache.
+		"GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local", "GOFLAGS=-trimpath",
+		"TMPDIR=" + tmp,
+		"LANG=C.UTF-8",
+	}
+	return tmp, clone, env
 }
 
 // isolated reports whether bash can run in a network namespace of its own.

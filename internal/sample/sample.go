@@ -22,7 +22,25 @@ import (
 // Copy.
 func Dir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "examples", "memory")
+	if filepath.IsAbs(file) {
+		return filepath.Join(filepath.Dir(file), "..", "..", "examples", "memory")
+	}
+	// Built with -trimpath, file is module-relative: the checkout is the
+	// nearest folder above the test's (a package folder) with go.mod.
+	dir, err := os.Getwd()
+	if err != nil {
+		return filepath.Join("examples", "memory")
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			if _, err := os.Stat(filepath.Join(d, "examples", "memory")); err == nil {
+				return filepath.Join(d, "examples", "memory")
+			}
+		}
+		if filepath.Dir(d) == d {
+			return filepath.Join(dir, "examples", "memory")
+		}
+	}
 }
 
 // Copy copies the sample memory into a new folder under t.TempDir and

@@ -59,3 +59,12 @@ func TestCopy(t *testing.T) {
 		t.Fatalf("sample copy: %v, %d entries", err, len(ents))
 	}
 }
+
+// Dir is the checkout's sample memory, also in a test built with
+// -trimpath (cmd/recall's TestReadmeSetupCommands runs this one so).
+func TestDirIsTheSample(t *testing.T) {
+	notes, err := filepath.Glob(filepath.Join(Dir(), "*", "*.md"))
+	if err != nil || len(notes) == 0 {
+		t.Fatalf("Dir() = %s holds no notes (%v)", Dir(), err)
+	}
+}
