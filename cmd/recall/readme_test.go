@@ -150,14 +150,7 @@ func TestReadmeTour(t *testing.T) {
 			t.Skipf("the tour needs %s: %v", tool, err)
 		}
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, md := readme(t)
 	blocks, err := tourBlocks(md)
 	if err != nil {
 		t.Fatal(err)
@@ -263,6 +256,20 @@ func freshCopy(t *testing.T, root string) (tmp, clone string, env []string) {
 		"LANG=C.UTF-8",
 	}
 	return tmp, clone, env
+}
+
+// readme returns the checkout's root and its README.md.
+func readme(t *testing.T) (root string, md []byte) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err = os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, md
 }
 
 // isolated reports whether bash can run in a network namespace of its own.

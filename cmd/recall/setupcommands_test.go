@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,14 +54,7 @@ func TestReadmeSetupCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go run and go test in a fresh copy of the repository")
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	md, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, md := readme(t)
 	first, second := setupCommands(t, md)
 	if !strings.Contains(first, "--store examples/memory") || !strings.HasPrefix(second, "go test") {
 		t.Fatalf("set-up commands %q and %q: not a retrieve from the sample memory and the tests", first, second)
