@@ -114,7 +114,8 @@ func TestReadVaultRules(t *testing.T) {
 	// A name SPEC §1 refuses for new entries is mapped, and front matter
 	// that does not parse is kept verbatim, with a warning (issue 24: both
 	// were skipped until then).
-	if got, want := keysOf(p.Items), []string{RootCategory + ":dup", "people:alice", "people:bad%3Aname", "people:broken", RootCategory + ":r"}; !slices.Equal(got, want) {
+	// A blank tag is no tag (issue 24: the note was skipped).
+	if got, want := keysOf(p.Items), []string{RootCategory + ":dup", "people:alice", "people:bad%3Aname", "people:broken", "people:empty-tag", RootCategory + ":r"}; !slices.Equal(got, want) {
 		t.Errorf("items = %q, want %q", got, want)
 	}
 	path := func(rel string) string { return filepath.Join(vault, filepath.FromSlash(rel)) }
@@ -126,7 +127,6 @@ func TestReadVaultRules(t *testing.T) {
 		{Where: path("a/b/c/d/e/f/g/h/i"), Reason: "folder is 9 levels deep, a category holds at most 8; its 1 note is not imported"},
 		{Where: path("dirlink"), Reason: "is a symbolic link; links are not followed"},
 		{Where: path("dup.md"), Reason: RootCategory + ":dup was already read from " + path(RootCategory+"/dup.md"), Rename: dupRename},
-		{Where: path("people/empty-tag.md"), Reason: "front matter: tags: item 2 must not be empty"},
 		{Where: path("people/link.md"), Reason: "is a symbolic link; links are not followed"},
 	}
 	if len(p.Warnings) != 1 || p.Warnings[0].Where != path("people/broken.md") || !strings.HasPrefix(p.Warnings[0].Reason, "front matter: ") {
@@ -147,7 +147,10 @@ func TestReadVaultRules(t *testing.T) {
 	if s := p.Ignored.String(); s != "2 in .obsidian, 1 in .trash, 1 attachment, 2 hidden" {
 		t.Errorf("ignored reads %q", s)
 	}
-	alice, root := p.Items[1].Entry, p.Items[4].Entry
+	alice, root := p.Items[1].Entry, p.Items[5].Entry
+	if tags := p.Items[4].Entry.Meta.Tags; !slices.Equal(tags, []string{"a"}) {
+		t.Errorf("empty-tag tags %q, want [a]", tags)
+	}
 	// Dates from the file: updated is the modification time; created the
 	// birth time where recorded (not settable here), else the same.
 	if !root.Meta.Updated.Equal(stamp) || root.Meta.Created.IsZero() || root.Meta.Created.After(time.Now()) {
@@ -165,7 +168,7 @@ func TestReadVaultRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := keysOf(p.Items); !slices.Equal(got, []string{RootCategory + ":dup", "inbox:dup", "people:alice", "people:bad%3Aname", "people:broken", "inbox:r"}) {
+	if got := keysOf(p.Items); !slices.Equal(got, []string{RootCategory + ":dup", "inbox:dup", "people:alice", "people:bad%3Aname", "people:broken", "people:empty-tag", "inbox:r"}) {
 		t.Errorf("with RootCategory inbox: %q", got)
 	}
 }

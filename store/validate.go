@@ -90,8 +90,16 @@ func Validate(e Entry) error {
 	return ValidateContent(e.Content)
 }
 
-// ValidateTag checks one tag: valid UTF-8, not empty or only white space,
-// and free of control characters (a tag is printed in listings, and an
+// BlankTag reports whether tag names nothing: empty, only white space,
+// or '#' alone (Obsidian's tag is the text after '#'; a template that
+// fills in no tag leaves "" or "#"). A folder store reads such a front
+// matter tag as no tag, and ValidateTag refuses it.
+func BlankTag(tag string) bool {
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(tag), "#")) == ""
+}
+
+// ValidateTag checks one tag: valid UTF-8, not blank (BlankTag: empty,
+// only white space or '#' alone), and free of control characters (a tag is printed in listings, and an
 // escape sequence in one must not reach a terminal). The error is a
 // *FieldError for field "tags" (the field of the request or file that
 // holds the list), whose message names the tag: invalid tags: tag " "
@@ -100,7 +108,7 @@ func ValidateTag(tag string) error {
 	switch {
 	case !utf8.ValidString(tag):
 		return fieldError("tags", tag, "is not valid UTF-8")
-	case strings.TrimSpace(tag) == "":
+	case BlankTag(tag):
 		return fieldError("tags", tag, "must not be empty")
 	}
 	for _, r := range tag {

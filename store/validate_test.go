@@ -177,6 +177,10 @@ func TestValidateTag(t *testing.T) {
 		{"", "must not be empty"},
 		{" ", "must not be empty"},
 		{"\u3000", "must not be empty"}, // an ideographic space is white space too
+		{"#", "must not be empty"},      // '#' alone names no tag (issue 24)
+		{" # ", "must not be empty"},
+		{"#x", ""},
+		{"##", ""},
 		{"a\x00b", "contains a NUL byte, which is not allowed"},
 		{"\x1b[31mred", "contains control character U+001B, which is not allowed"},
 		{"c1\u009bx", "contains control character U+009B, which is not allowed"},

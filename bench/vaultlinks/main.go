@@ -39,6 +39,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/recallhq/recall/retrieve"
+	"github.com/recallhq/recall/store"
 	fsstore "github.com/recallhq/recall/store/fs"
 	"github.com/recallhq/recall/web"
 )
@@ -148,7 +149,7 @@ var (
 	wikiRE = regexp.MustCompile(`\[\[([^\[\]\n]+)\]\]`)
 	mdRE   = regexp.MustCompile(`\[([^\[\]\n]*)\]\((<[^>\n]+>|[^\s()]+)(?:\s+"[^"\n]*")?\)`)
 	fence  = regexp.MustCompile("^ {0,3}(```|~~~)")
-	inline = regexp.MustCompile("`+[^`\n]*`+")
+	quoted = regexp.MustCompile(`^(?: {0,3}> ?)+`)
 	scheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 )
 
@@ -257,25 +258,38 @@ func splitFrontMatter(s string) (props []string, body string) {
 }
 
 // stripCode blanks fenced blocks and inline code spans, keeping every
-// offset.
+// offset. As CommonMark has it (and Obsidian's own help vault relies on:
+// a ````md block showing a ```mermaid one): a fence is closed only by a
+// fence of the same character at least as long, with nothing after it; a
+// fence may open inside a block quote ("> ```"); an inline span opened by
+// n backticks is closed by the next run of exactly n (“ a`b “). Spans
+// are looked for within a line only.
 func stripCode(s string) string {
 	lines := strings.Split(s, "\n")
 	in := ""
 	for i, l := range lines {
-		if m := fence.FindStringSubmatch(l); m != nil {
-			if in == "" {
-				in = m[1]
-			} else if m[1] == in {
+		q := quoted.FindString(l) // the block quote markers, if any
+		if m := fence.FindStringSubmatch(l[len(q):]); m != nil {
+			rest := strings.TrimLeft(l[len(q):], " ")
+			run := rest[:len(rest)-len(strings.TrimLeft(rest, m[1][:1]))]
+			opens := in == "" && (m[1][0] == '~' || !strings.Contains(rest[len(run):], "`"))
+			closes := in != "" && run[0] == in[0] && len(run) >= len(in) && strings.TrimSpace(rest[len(run):]) == ""
+			switch {
+			case opens:
+				in = run
+			case closes:
 				in = ""
 			}
-			lines[i] = strings.Repeat(" ", len(l))
-			continue
+			if opens || closes {
+				lines[i] = strings.Repeat(" ", len(l))
+				continue
+			}
 		}
 		if in != "" {
 			lines[i] = strings.Repeat(" ", len(l))
 			continue
 		}
-		lines[i] = inline.ReplaceAllStringFunc(l, func(c string) string { return strings.Repeat(" ", len(c)) })
+		lines[i] = blankSpans(l)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -358,6 +372,48 @@ func resolve(lookup map[string][]string, linkpath, source string) (target string
 	return g[0], len(g) > 1 && u16(g[0]) == u16(g[1])
 }
 
+// blankSpans blanks the inline code spans of one line: a run of n
+// backticks up to the next run of exactly n.
+func blankSpans(l string) string {
+	b := []byte(l)
+	run := func(i int) int {
+		n := 0
+		for i+n < len(b) && b[i+n] == '`' {
+			n++
+		}
+		return n
+	}
+	for i := 0; i < len(b); {
+		if b[i] != '`' {
+			i++
+			continue
+		}
+		n := run(i)
+		end := -1
+		for j := i + n; j < len(b); {
+			if b[j] != '`' {
+				j++
+				continue
+			}
+			m := run(j)
+			if m == n {
+				end = j + m
+				break
+			}
+			j += m
+		}
+		if end < 0 {
+			i += n
+			continue
+		}
+		for k := i; k < end; k++ {
+			b[k] = ' '
+		}
+		i = end
+	}
+	return string(b)
+}
+
 func parent(p string) string {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
 		return p[:i]
@@ -392,11 +448,14 @@ func recallLinks(dir string) (map[string]string, int, error) {
 	mux.Handle("GET /v1/links/{category}/{name}", web.Links(eng))
 	out := map[string]string{}
 	notes := 0
+	// An identity's file path: its names as written (a note named "L*"
+	// has the identity "L%2A", README "Every note a folder holds").
 	vaultPath := func(category, name string) string {
+		name = store.UnescapeName(name) + ".md"
 		if category == fsstore.RootCategory {
-			return name + ".md"
+			return name
 		}
-		return category + "/" + name + ".md"
+		return store.CategoryPath(category) + "/" + name
 	}
 	for e, err := range st.All(context.Background()) {
 		if err != nil {

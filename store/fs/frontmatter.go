@@ -210,12 +210,16 @@ func parseMeta(fm []byte) (store.Meta, error) {
 }
 
 // parseTags accepts a list of scalars or, as people write by hand, a
-// single scalar meaning one tag.
+// single scalar meaning one tag. A blank tag ("", spaces, or "#" alone,
+// as a template leaves behind) is no tag, as in Obsidian.
 func parseTags(n *yaml.Node) ([]string, error) {
 	switch {
 	case isNull(n):
 		return nil, nil
 	case n.Kind == yaml.ScalarNode:
+		if store.BlankTag(n.Value) {
+			return nil, nil
+		}
 		return []string{n.Value}, nil
 	case n.Kind != yaml.SequenceNode:
 		return nil, fmt.Errorf("line %d: is %s, want a list of tags", n.Line, kindName(n))
@@ -224,6 +228,7 @@ func parseTags(n *yaml.Node) ([]string, error) {
 	for _, item := range n.Content {
 		switch {
 		case isNull(item): // "- " with nothing after it
+		case item.Kind == yaml.ScalarNode && store.BlankTag(item.Value):
 		case item.Kind == yaml.ScalarNode:
 			tags = append(tags, item.Value)
 		default:
@@ -235,12 +240,16 @@ func parseTags(n *yaml.Node) ([]string, error) {
 
 // timeLayouts are tried in order: what Put writes first, then the YAML
 // timestamp forms people type (short fields, a space instead of 'T', a
-// bare date meaning midnight UTC).
+// bare date meaning midnight UTC). A time without a zone is UTC, with a
+// 'T' as with a space: Obsidian's and Templater's "YYYY-MM-DDTHH:mm:ss"
+// is the form most vault notes carry.
 var timeLayouts = []string{
 	time.RFC3339Nano,
 	"2006-1-2T15:4:5.999999999Z07:00",
 	"2006-1-2t15:4:5.999999999Z07:00",
 	"2006-1-2 15:4:5.999999999Z07:00",
+	"2006-1-2T15:4:5.999999999",
+	"2006-1-2t15:4:5.999999999",
 	"2006-1-2 15:4:5.999999999",
 	"2006-1-2 15:4Z07:00",
 	"2006-1-2T15:4Z07:00",
@@ -293,6 +302,9 @@ func checkMeta(m store.Meta) error {
 	for _, t := range m.Tags {
 		if !utf8.ValidString(t) {
 			return &metaError{keyTags, fmt.Sprintf("tag %q is not valid UTF-8", t)}
+		}
+		if store.BlankTag(t) { // it would read back as no tag
+			return &metaError{keyTags, fmt.Sprintf("tag %q is blank", t)}
 		}
 	}
 	for k := range m.Extra {

@@ -229,9 +229,9 @@ func FuzzFrontMatter(f *testing.F) {
 		// Any content, bare or under metadata, reads back unchanged.
 		for _, m := range []store.Meta{{}, {Tags: []string{tag}, Extra: map[string]any{"note": extra}}} {
 			out, err := renderFile(m, file)
-			if !utf8.ValidString(tag) && len(m.Tags) > 0 {
+			if (!utf8.ValidString(tag) || store.BlankTag(tag)) && len(m.Tags) > 0 {
 				if err == nil {
-					t.Fatalf("render accepted tag %q that is not UTF-8", tag)
+					t.Fatalf("render accepted tag %q that is not UTF-8 or blank", tag)
 				}
 				continue
 			}
@@ -342,5 +342,75 @@ func TestFrontMatterDate(t *testing.T) {
 	}
 	if _, err := renderFile(store.Meta{Date: time.Now(), Extra: map[string]any{"date": "x"}}, "x"); err == nil {
 		t.Error("a date both in Meta.Date and in Extra was written")
+	}
+}
+
+// A time without a zone is read as UTC in every form people and tools
+// write it, 'T' and seconds included (Templater's and Obsidian's own
+// "YYYY-MM-DDTHH:mm:ss"): it was refused, so the whole front matter was
+// kept verbatim and the note lost its tags, aliases and property links
+// (issue 24; 346 notes of a real vault, docs/benchmarks.md "Real vaults").
+func TestFrontMatterZonelessTime(t *testing.T) {
+	want := time.Date(2025, 12, 6, 23, 31, 33, 0, time.UTC)
+	for _, v := range []string{
+		"2025-12-06T23:31:33",
+		"2025-12-06t23:31:33",
+		"2025-12-06 23:31:33",
+		`"2025-12-06T23:31:33"`,
+		"2025-12-06T23:31:33.000",
+		"2025-12-06T23:31:33Z",
+	} {
+		file := "---\ncreated: " + v + "\nupdated: " + v + "\ndate: " + v + "\ntags: [a]\nup: \"[[Parent]]\"\n---\nx"
+		m, content, err := parseFile([]byte(file))
+		if err != nil || content != "x" {
+			t.Fatalf("%s: %v, content %q", v, err, content)
+		}
+		if p := UnparsedProblem(m); p != "" {
+			t.Errorf("%s: kept verbatim: %s", v, p)
+			continue
+		}
+		if !m.Created.Equal(want) || !m.Updated.Equal(want) || !m.Date.Equal(want) {
+			t.Errorf("%s: created %v, updated %v, date %v; want %v", v, m.Created, m.Updated, m.Date, want)
+		}
+		if len(m.Tags) != 1 || m.Extra["up"] != "[[Parent]]" {
+			t.Errorf("%s: tags %q, extra %v", v, m.Tags, m.Extra)
+		}
+	}
+	// Minutes only, with 'T' or a space, as before.
+	for _, v := range []string{"2025-12-06T23:31", "2025-12-06 23:31"} {
+		m, _, _ := parseFile([]byte("---\ncreated: " + v + "\n---\nx"))
+		if !m.Created.Equal(time.Date(2025, 12, 6, 23, 31, 0, 0, time.UTC)) {
+			t.Errorf("%s: created %v", v, m.Created)
+		}
+	}
+}
+
+// A blank tag ("", spaces, or "#" alone) is no tag, as in Obsidian: it
+// was read as a tag, which an import then refused, skipping the note
+// (issue 24).
+func TestFrontMatterBlankTags(t *testing.T) {
+	cases := []struct {
+		tags string
+		want []string
+	}{
+		{`[""]`, []string{}},
+		{`["", a]`, []string{"a"}},
+		{`["#", a, " "]`, []string{"a"}},
+		{"\n  - \"#\"\n  - b", []string{"b"}},
+		{`""`, nil},
+		{`"#"`, nil},
+		{`"#x"`, []string{"#x"}}, // a tag as written, not blank
+	}
+	for _, tc := range cases {
+		m, _, err := parseFile([]byte("---\ntags: " + tc.tags + "\n---\nx"))
+		if err != nil || UnparsedProblem(m) != "" {
+			t.Fatalf("%s: %v %s", tc.tags, err, UnparsedProblem(m))
+		}
+		if !slices.Equal(m.Tags, tc.want) || (m.Tags == nil) != (tc.want == nil) {
+			t.Errorf("tags: %s read as %q, want %q", tc.tags, m.Tags, tc.want)
+		}
+		if _, err := store.CleanTags(m.Tags); err != nil {
+			t.Errorf("tags: %s: %v", tc.tags, err)
+		}
 	}
 }
