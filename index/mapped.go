@@ -239,6 +239,24 @@ func alignedCopy(data []byte) []byte {
 // so that a caller whose data is a memory mapping can drop them from the
 // process's resident set; they must stay readable.
 func Open(data []byte, tok *Analyzer, rev uint64, release func(read []byte)) (s *Snapshot, meta []byte, err error) {
+	return open(data, tok, rev, release, false)
+}
+
+// OpenChecked is Open of a copy that Open accepted before, byte for byte,
+// as its caller vouches (bolt: a record that the very copy was checked in
+// the very state its file is in, store.CheckedIndexMapper). It reads the
+// header, the section table, the counts and the document records, as
+// Open does, but not the rest of the copy: the checksum of the whole
+// payload, the check of every posting, tf, table slot and list bound are
+// skipped, which is most of a load's time and all of its reading of the
+// postings (docs/performance.md, "A checked copy is trusted"). A copy
+// that is damaged yet vouched for may answer wrongly or crash the
+// process: vouch only for bytes that cannot have changed since.
+func OpenChecked(data []byte, tok *Analyzer, rev uint64, release func(read []byte)) (s *Snapshot, meta []byte, err error) {
+	return open(data, tok, rev, release, true)
+}
+
+func open(data []byte, tok *Analyzer, rev uint64, release func(read []byte), checked bool) (s *Snapshot, meta []byte, err error) {
 	if release == nil {
 		release = func([]byte) {}
 	}
@@ -264,21 +282,23 @@ func Open(data []byte, tok *Analyzer, rev uint64, release func(read []byte)) (s 
 	if uintptr(unsafe.Pointer(unsafe.SliceData(data)))%8 != 0 {
 		return fail("data not 8-aligned in memory")
 	}
-	crc := uint32(0)
-	for rest := payload; len(rest) > 0; {
-		chunk := rest[:min(len(rest), releaseChunk)]
-		crc = crc32.Update(crc, castagnoli, chunk)
-		release(chunk)
-		rest = rest[len(chunk):]
-	}
-	if crc != binary.LittleEndian.Uint32(data[12:]) {
-		return fail("checksum mismatch")
+	if !checked {
+		crc := uint32(0)
+		for rest := payload; len(rest) > 0; {
+			chunk := rest[:min(len(rest), releaseChunk)]
+			crc = crc32.Update(crc, castagnoli, chunk)
+			release(chunk)
+			rest = rest[len(chunk):]
+		}
+		if crc != binary.LittleEndian.Uint32(data[12:]) {
+			return fail("checksum mismatch")
+		}
 	}
 	secs, err := sections(payload)
 	if err != nil {
 		return fail("%v", err)
 	}
-	o := opener{secs: secs, release: release}
+	o := opener{secs: secs, release: release, checked: checked}
 	seg, gotRev, name, meta := o.segment()
 	switch {
 	case o.err != nil:
@@ -314,6 +334,7 @@ type opener struct {
 	secs    [][]byte
 	release func([]byte)
 	err     error
+	checked bool // the copy was checked whole before (OpenChecked)
 }
 
 // releaseChunk is how much of a long section Open reads before it
@@ -420,6 +441,9 @@ func (o *opener) segment() (seg *segment, rev uint64, analyzer string, meta []by
 func (o *opener) table(id int, n uint64, h strHasher) []uint32 {
 	size := uint64(termDictSize(int(min(n, math.MaxInt32))))
 	slots := fixed[uint32](o, id, size)
+	if o.checked {
+		return slots
+	}
 	for _, v := range slots {
 		if uint64(v&^nameShared) > n || id != secNameSlots && v&nameShared != 0 {
 			o.fail("section %d: slot out of range", id)
@@ -492,15 +516,18 @@ func (o *opener) termsAndPostings(seg *segment) {
 		o.fail("term text left over")
 		return
 	}
+	if seg.starts[0] != 0 || seg.starts[len(seg.starts)-1] != uint32(len(seg.pdocs)) {
+		o.fail("postings out of range")
+		return
+	}
+	if o.checked {
+		return
+	}
 	o.termTable(&seg.terms)
 	if o.err != nil {
 		return
 	}
 	nd := uint32(len(seg.docs))
-	if seg.starts[0] != 0 || seg.starts[len(seg.starts)-1] != uint32(len(seg.pdocs)) {
-		o.fail("postings out of range")
-		return
-	}
 	// The tfs: none zero, and the escaped ones exactly those bigTF lists
 	// (ascending positions), found with byte scans rather than a test per
 	// posting.
@@ -555,7 +582,7 @@ func (o *opener) termsAndPostings(seg *segment) {
 // bounds checks the long lists' bounds: one per list longer than a block,
 // in term order, each with its list's blocks.
 func (o *opener) bounds(seg *segment) {
-	if o.err != nil {
+	if o.err != nil || o.checked {
 		return
 	}
 	next := uint32(0)

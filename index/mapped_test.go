@@ -111,3 +111,53 @@ func TestOpenInPlace(t *testing.T) {
 func uintptrOf(p *byte) uintptr { return uintptr(unsafe.Pointer(p)) }
 
 func stringData(s string) *byte { return unsafe.StringData(s) }
+
+// OpenChecked answers exactly as Open over a copy Open accepts, with the
+// same refusals of a copy that is not this one (format, revision,
+// analyzer, size, alignment); what it skips is the reading of the rest,
+// so a posting damaged after the check is not seen by it (the caller's
+// record must rule that out), while Open refuses it.
+func TestOpenChecked(t *testing.T) {
+	in := []Input{
+		{Category: "a", Name: "one", Content: "the quick brown fox jumps"},
+		{Category: "a", Name: "two", Content: "a lazy dog sleeps in the sun, the fox runs", Extra: "x1"},
+		{Category: "b/c", Name: "one", Content: "brown dogs and quick foxes 数据"},
+		{Category: "b/c", Name: "three", Content: "alpha beta " + string(bytes.Repeat([]byte("fox "), 300))},
+	}
+	src := Build(3, EnglishStop(), in)
+	data := alignedCopy(Encode(src, []byte("meta")))
+	s, meta, err := OpenChecked(data, EnglishStop(), 3, nil)
+	if err != nil || string(meta) != "meta" {
+		t.Fatalf("OpenChecked: %v, meta %q", err, meta)
+	}
+	if answers(s) != answers(src) {
+		t.Fatal("OpenChecked answers otherwise than the snapshot encoded")
+	}
+	for what, open := range map[string]func() error{
+		"revision": func() error { _, _, err := OpenChecked(data, EnglishStop(), 4, nil); return err },
+		"analyzer": func() error { _, _, err := OpenChecked(data, Spec(), 3, nil); return err },
+		"size":     func() error { _, _, err := OpenChecked(data[:len(data)-8], EnglishStop(), 3, nil); return err },
+		"aligned":  func() error { _, _, err := OpenChecked(data[1:], EnglishStop(), 3, nil); return err },
+		"version": func() error {
+			d := alignedCopy(data)
+			d[8]++
+			_, _, err := OpenChecked(d, EnglishStop(), 3, nil)
+			return err
+		},
+	} {
+		if err := open(); !errors.Is(err, ErrPersisted) {
+			t.Errorf("%s: err %v, want ErrPersisted", what, err)
+		}
+	}
+	// A tf zeroed: Open refuses it; OpenChecked, trusting, does not read it.
+	d := alignedCopy(data)
+	o, _, _ := Open(d, EnglishStop(), 3, nil)
+	tfs := o.base.ptfs
+	tfs[0] = 0
+	if _, _, err := Open(d, EnglishStop(), 3, nil); !errors.Is(err, ErrPersisted) {
+		t.Fatalf("Open of a zeroed tf: err %v", err)
+	}
+	if _, _, err := OpenChecked(d, EnglishStop(), 3, nil); err != nil {
+		t.Fatalf("OpenChecked read the postings: %v", err)
+	}
+}

@@ -121,7 +121,10 @@
 // read-only and the snapshot points into the mapping (index.Open): nothing
 // is decoded or copied, the heap holds one record per document, and the
 // pages a query does not touch stay out of the process's memory (the
-// store drops them from the resident set once they are checked). The
+// store drops them from the resident set once they are checked). A
+// store.CheckedIndexMapper whose record says this very copy was checked
+// whole before, its file unchanged since, has it opened by
+// index.OpenChecked, which reads the document records and not the rest. The
 // mapping's lifetime needs no rule of the engine's: the store never
 // unmaps it, and never frees or rewrites the copy's pages while the
 // process lives, so a snapshot built on it, any snapshot published from

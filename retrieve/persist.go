@@ -59,16 +59,31 @@ func (e *Engine) loadPersisted(ctx context.Context, rev uint64) (*index.Snapshot
 	// into it (index.Open), nothing is decoded or copied, and the heap
 	// holds only one record per document. One that lends it in place for
 	// a call spares a copy of it (bolt: 107 MB at 100k entries).
+	// One whose record says the copy was checked whole before, its file
+	// unchanged since, lends it to index.OpenChecked, which reads only
+	// the document records.
 	mapped := false
 	if m, ok := e.persist.(store.IndexMapper); ok {
-		err := m.MapIndex(ctx, func(data []byte, crev uint64, release func([]byte)) error {
+		open := func(data []byte, crev uint64, checked bool, release func([]byte)) error {
 			if crev != rev && (crev > rev || e.feed == nil) {
 				return errStaleCopy
 			}
 			var err error
-			s, meta, err = index.Open(data, e.tok, crev, release)
+			if checked {
+				s, meta, err = index.OpenChecked(data, e.tok, crev, release)
+			} else {
+				s, meta, err = index.Open(data, e.tok, crev, release)
+			}
 			return err
-		})
+		}
+		var err error
+		if c, ok := m.(store.CheckedIndexMapper); ok {
+			err = c.MapCheckedIndex(ctx, open)
+		} else {
+			err = m.MapIndex(ctx, func(data []byte, crev uint64, release func([]byte)) error {
+				return open(data, crev, false, release)
+			})
+		}
 		mapped = err == nil || !errors.Is(err, store.ErrNotMapped)
 		if err != nil && !errors.Is(err, errStaleCopy) && !errors.Is(err, index.ErrPersisted) && !errors.Is(err, store.ErrNotMapped) {
 			return nil, BuildStats{}

@@ -189,6 +189,20 @@ type IndexMapper interface {
 	MapIndex(ctx context.Context, open func(data []byte, rev uint64, release func(read []byte)) error) error
 }
 
+// CheckedIndexMapper is an IndexMapper that records, beside its data,
+// that a copy it lent was checked whole with its file in the state it is
+// in, so that a later process trusts that very copy without reading all
+// of it again (bolt: <file>.verified-index, beside the <file>.verified of
+// its own structure check).
+type CheckedIndexMapper interface {
+	IndexMapper
+	// MapCheckedIndex is MapIndex, with checked telling open that this
+	// very copy was checked whole before, its file unchanged since. An
+	// open called with checked false that returns nil must have checked
+	// the copy whole (index.Open does): the store may record so.
+	MapCheckedIndex(ctx context.Context, open func(data []byte, rev uint64, checked bool, release func(read []byte)) error) error
+}
+
 // ErrNotMapped is wrapped by IndexMapper.MapIndex when the copy cannot be
 // mapped (a platform without it, a copy laid out unaligned).
 var ErrNotMapped = errors.New("index copy not mappable")

@@ -62,7 +62,10 @@
 // the file, by recall or anything else, or a file put in its place,
 // invalidates the record, and a check is recorded only when the file had
 // been untouched for two seconds (verifyrecord.go). So a store is read in
-// full once after each session that wrote to it, not on every start.
+// full once after each session that wrote to it, not on every start. The
+// index copy a process maps (MapCheckedIndex) is recorded the same way
+// once its reader checked it whole (<file>.verified-index, indexrecord.go),
+// and the next process is told it was checked (index.OpenChecked).
 // Damage that arises while the file is open, or that the check cannot see,
 // would make bbolt panic or touch memory past the file's end (SIGBUS,
 // SIGSEGV); every bbolt call therefore runs under debug.SetPanicOnFault

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 	"unsafe"
 
 	bbolt "go.etcd.io/bbolt"
@@ -77,6 +78,23 @@ func identify(path string) fileIdent {
 // touch), so that a reader that checked the whole copy holds only what it
 // reads afterwards.
 func (s *Store) MapIndex(ctx context.Context, open func(data []byte, rev uint64, release func([]byte)) error) error {
+	return s.mapIndex(ctx, false, func(data []byte, rev uint64, _ bool, release func([]byte)) error {
+		return open(data, rev, release)
+	})
+}
+
+var _ store.CheckedIndexMapper = (*Store)(nil)
+
+// MapCheckedIndex is MapIndex with the copy's record (indexrecord.go):
+// checked is true when <path>.verified-index says this very copy was
+// checked whole with the file in its present state, and a call with
+// checked false whose open returns nil is recorded.
+func (s *Store) MapCheckedIndex(ctx context.Context, open func(data []byte, rev uint64, checked bool, release func([]byte)) error) error {
+	return s.mapIndex(ctx, true, open)
+}
+
+// mapIndex is MapIndex and, with records, MapCheckedIndex.
+func (s *Store) mapIndex(ctx context.Context, records bool, open func(data []byte, rev uint64, checked bool, release func([]byte)) error) error {
 	if !s.ident.ok || !canMap {
 		return fmt.Errorf("map index %s: %w", s.path, store.ErrNotMapped)
 	}
@@ -92,6 +110,17 @@ func (s *Store) MapIndex(ctx context.Context, open func(data []byte, rev uint64,
 		mapErr  error
 		aligned = true
 	)
+	// The stamp before the copy is read: a write during the check makes
+	// the one after it unequal, and nothing is recorded.
+	var (
+		stamp   fileStamp
+		stamped bool
+		start   time.Time
+	)
+	if records {
+		stamp, stamped = stampFile(s.path)
+		start = time.Now()
+	}
 	mappedMu.Lock()
 	err := s.use(ctx, "map index", func() error {
 		return s.db.View(func(tx *bbolt.Tx) error {
@@ -138,7 +167,13 @@ func (s *Store) MapIndex(ctx context.Context, open func(data []byte, rev uint64,
 	case mapErr != nil:
 		return fmt.Errorf("map index %s: %w (%v)", s.path, store.ErrNotMapped, mapErr)
 	}
-	if err := open(data, rev, dropResident); err != nil {
+	var mark copyMark
+	checked := false
+	if stamped {
+		mark = markOf(mk.key, data)
+		checked = indexCheckedBefore(s.path, stamp, mark)
+	}
+	if err := open(data, rev, checked, dropResident); err != nil {
 		if fresh {
 			mappedMu.Lock()
 			if had {
@@ -150,6 +185,9 @@ func (s *Store) MapIndex(ctx context.Context, open func(data []byte, rev uint64,
 			unmapFile(region)
 		}
 		return err
+	}
+	if stamped && !checked {
+		recordIndexChecked(s.path, stamp, start, mark)
 	}
 	return nil
 }

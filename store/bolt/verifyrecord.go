@@ -124,9 +124,8 @@ func verifiedBefore(path string) bool {
 // makes it unequal). Best effort: a record that is not written costs the
 // next Open a check.
 func recordVerified(path string, before fileStamp, checkedAt time.Time) {
-	if checkedAt.UnixNano()-int64(before.mtime) < int64(verifiedQuiet) ||
-		checkedAt.UnixNano()-int64(before.ctime) < int64(verifiedQuiet) {
-		return // changed too recently: a later write could share its times
+	if !quietBefore(before, checkedAt) {
+		return
 	}
 	if after, ok := stampFile(path); !ok || after != before {
 		return
@@ -140,6 +139,15 @@ func recordVerified(path string, before fileStamp, checkedAt time.Time) {
 	if err := os.Rename(tmp, rec); err != nil {
 		_ = os.Remove(tmp)
 	}
+}
+
+// quietBefore reports whether the file stamped before had been left alone
+// for verifiedQuiet at checkedAt: a file changed more recently could take
+// a later write under the same coarse timestamps, so its check is not
+// recorded.
+func quietBefore(before fileStamp, checkedAt time.Time) bool {
+	return checkedAt.UnixNano()-int64(before.mtime) >= int64(verifiedQuiet) &&
+		checkedAt.UnixNano()-int64(before.ctime) >= int64(verifiedQuiet)
 }
 
 // verifyOnce is verifyFile unless the record says the file was checked as
