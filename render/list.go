@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
 )
@@ -25,49 +26,63 @@ func WriteLong(w io.Writer, entries []store.Entry) error {
 
 // longLine is one line of WriteLong, without its line break.
 func longLine(e store.Entry) string {
-	updated := "-"
-	if !e.Meta.Updated.IsZero() {
-		updated = e.Meta.Updated.UTC().Format(time.DateOnly)
-	}
-	tags := service.Visible(strings.Join(store.EntryTags(e), ","))
-	if tags == "" {
-		tags = "-"
-	}
 	date := "" // a fifth column, on dated entries only
 	if !e.Meta.Date.IsZero() {
-		date = "\tdate " + store.FormatDate(e.Meta.Date)
+		date = store.FormatDate(e.Meta.Date)
 	}
-	return fmt.Sprintf("%s\t%d tokens\t%s\t%s%s", store.DisplayKey(e.Key()), service.TokensEst(e), updated, tags, date)
+	return columns(store.DisplayKey(e.Key()), service.TokensEst(e), e.Meta.Updated, store.EntryTags(e), date)
+}
+
+// columns joins the columns of `recall ls --long` as both paths write
+// them (WriteLong, WriteItems): the updated date in UTC, "-" for a
+// missing date or no tags, and "date D" only when date is not empty.
+func columns(key string, tokens int, updated time.Time, tags []string, date string) string {
+	up := "-"
+	if !updated.IsZero() {
+		up = updated.UTC().Format(time.DateOnly)
+	}
+	tagText := service.Visible(strings.Join(tags, ","))
+	if tagText == "" {
+		tagText = "-"
+	}
+	if date != "" {
+		date = "\tdate " + date
+	}
+	return fmt.Sprintf("%s\t%d tokens\t%s\t%s%s", key, tokens, up, tagText, date)
 }
 
 // WriteItems writes a page of a listing (service.Memory.List) as `recall
 // ls` does: one category:name per line, or with long the columns of
 // WriteLong, read from each item's metadata.
 func WriteItems(w io.Writer, items []service.ListItem, long bool) error {
-	var err error
+	return writeItems(w, items, long, nil, time.Time{})
+}
+
+// writeItems is WriteItems; with long and a now (not zero), each line
+// also has WriteLongValidity's columns of v at now.
+func writeItems(w io.Writer, items []service.ListItem, long bool, v *retrieve.Validity, now time.Time) error {
 	for _, it := range items {
 		key := store.DisplayKey(store.Key{Category: it.Category, Name: it.Name}) // as written: see store.EscapeName
-		if !long {
-			_, err = fmt.Fprintln(w, key)
-		} else {
-			updated, tags := "-", "-"
-			if u, ok := it.Meta[service.MetaUpdated].(string); ok && len(u) >= 10 {
-				updated = u[:10]
+		line := key
+		if long {
+			var updated time.Time
+			if u, ok := it.Meta[service.MetaUpdated].(string); ok {
+				updated, _ = time.Parse(time.RFC3339Nano, u)
 			}
-			if t, ok := it.Meta[service.MetaTags].([]string); ok && len(t) > 0 {
-				tags = service.Visible(strings.Join(t, ","))
+			tags, _ := it.Meta[service.MetaTags].([]string)
+			date, _ := it.Meta[service.MetaDate].(string)
+			// The metadata object holds the extra keys as stored (expires
+			// among them): the same columns as the whole listing's.
+			line = columns(key, it.TokensEst, updated, tags, date)
+			if !now.IsZero() {
+				line += validityColumns(it.Category, it.Name, store.Meta{Extra: it.Meta}, v, now)
 			}
-			date := ""
-			if d, ok := it.Meta[service.MetaDate].(string); ok {
-				date = "\tdate " + d
-			}
-			_, err = fmt.Fprintf(w, "%s\t%d tokens\t%s\t%s%s\n", key, it.TokensEst, updated, tags, date)
 		}
-		if err != nil {
-			break
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
 		}
 	}
-	return err
+	return nil
 }
 
 // WriteList writes entries as `recall ls` does without --limit: as JSON,
@@ -92,16 +107,18 @@ func WriteList(w io.Writer, entries []store.Entry, json, long bool) error {
 	return nil
 }
 
-// WritePage writes one page of a listing (service.Memory.List) as `recall
-// ls --limit` does: its entries on w (JSON, or WriteItems), and, when
-// there is a next page, on diag how many were shown and the --cursor that
-// fetches the next.
-func WritePage(w, diag io.Writer, p service.ListPage, json, long bool) error {
+// WritePage writes one page of a listing (service.Listing.Page) as
+// `recall ls --limit` does: its entries on w (JSON, or WriteItems); with
+// long, the validity columns of v at now as WriteLongValidity writes
+// them and v's problems on diag (WriteValidityProblems), as the whole
+// `ls --long` does; and, when there is a next page, on diag how many were
+// shown and the --cursor that fetches the next.
+func WritePage(w, diag io.Writer, p service.ListPage, json, long bool, v *retrieve.Validity, now time.Time) error {
 	var err error
 	if json {
 		err = service.WriteJSON(w, p.Entries, "  ")
-	} else {
-		err = WriteItems(w, p.Entries, long)
+	} else if err = writeItems(w, p.Entries, long, v, now); err == nil && long {
+		err = WriteValidityProblems(diag, v)
 	}
 	if err == nil && p.NextCursor != "" {
 		fmt.Fprintf(diag, "%d of %d shown; next page: --cursor %s\n", len(p.Entries), p.Total, p.NextCursor)

@@ -13,19 +13,24 @@ import (
 )
 
 func TestWriteLongAndItems(t *testing.T) {
-	// In UTC: WriteLong prints the UTC date, WriteItems the date as the
-	// metadata text has it (the two differ for a time stored with an offset).
+	// Both print the UTC date, also of a time stored with an offset
+	// (2026-03-02T08:30+08:00 is the 2nd in UTC, 23:30-05:00 the 3rd):
+	// WriteItems printed the date as the metadata text had it.
 	updated := time.Date(2026, 3, 2, 2, 30, 0, 0, time.UTC)
 	entries := []store.Entry{
 		{Category: "trips", Name: "sanya", Content: "beach", Meta: store.Meta{Updated: updated, Tags: []string{"travel", "sea\x07"}}},
 		{Category: "notes", Name: "bare", Content: "x"},
+		{Category: "notes", Name: "east", Content: "y", Meta: store.Meta{Updated: updated.In(time.FixedZone("", 8*3600))}},
+		{Category: "notes", Name: "west", Content: "z", Meta: store.Meta{Updated: time.Date(2026, 3, 2, 23, 30, 0, 0, time.FixedZone("", -5*3600))}},
 	}
 	var long bytes.Buffer
 	if err := WriteLong(&long, entries); err != nil {
 		t.Fatal(err)
 	}
 	want := "trips:sanya\t" + strconv.Itoa(service.TokensEst(entries[0])) + " tokens\t2026-03-02\ttravel,sea\\x07\n" +
-		"notes:bare\t" + strconv.Itoa(service.TokensEst(entries[1])) + " tokens\t-\t-\n"
+		"notes:bare\t" + strconv.Itoa(service.TokensEst(entries[1])) + " tokens\t-\t-\n" +
+		"notes:east\t" + strconv.Itoa(service.TokensEst(entries[2])) + " tokens\t2026-03-02\t-\n" +
+		"notes:west\t" + strconv.Itoa(service.TokensEst(entries[3])) + " tokens\t2026-03-03\t-\n"
 	if long.String() != want {
 		t.Errorf("WriteLong:\n%q\nwant\n%q", long.String(), want)
 	}
@@ -47,7 +52,7 @@ func TestWriteLongAndItems(t *testing.T) {
 	if err := WriteItems(&page, items, false); err != nil {
 		t.Fatal(err)
 	}
-	if want := "trips:sanya\nnotes:bare\n"; page.String() != want {
+	if want := "trips:sanya\nnotes:bare\nnotes:east\nnotes:west\n"; page.String() != want {
 		t.Errorf("WriteItems: %q, want %q", page.String(), want)
 	}
 }
@@ -73,12 +78,12 @@ func TestWriteListAndPage(t *testing.T) {
 	}
 	var out, diag bytes.Buffer
 	p := service.ListPage{Entries: []service.ListItem{{Category: "a", Name: "x"}}, Total: 3, NextCursor: "Yw"}
-	if err := WritePage(&out, &diag, p, false, false); err != nil || out.String() != "a:x\n" || diag.String() != "1 of 3 shown; next page: --cursor Yw\n" {
+	if err := WritePage(&out, &diag, p, false, false, nil, time.Time{}); err != nil || out.String() != "a:x\n" || diag.String() != "1 of 3 shown; next page: --cursor Yw\n" {
 		t.Errorf("page: %q, %q, %v", out.String(), diag.String(), err)
 	}
 	diag.Reset()
 	p.NextCursor = ""
-	if err := WritePage(&out, &diag, p, true, false); err != nil || diag.Len() != 0 {
+	if err := WritePage(&out, &diag, p, true, false, nil, time.Time{}); err != nil || diag.Len() != 0 {
 		t.Errorf("last page: %q, %v", diag.String(), err)
 	}
 	skips := &Skips{W: &diag}

@@ -18,29 +18,37 @@ import (
 // of the entries (retrieve.ValidityOf); nil writes what WriteLong writes.
 func WriteLongValidity(w io.Writer, entries []store.Entry, v *retrieve.Validity, now time.Time) error {
 	for _, e := range entries {
-		line := longLine(e)
-		if by, ok := v.SupersededBy(e.Category, e.Name); ok {
-			line += "\tsuperseded-by " + service.Visible(by.String())
-		}
-		if xs := v.Supersedes(e.Category, e.Name); len(xs) > 0 {
-			keys := make([]string, len(xs))
-			for i, x := range xs {
-				keys[i] = x.String()
-			}
-			line += "\tsupersedes " + service.Visible(strings.Join(keys, ","))
-		}
-		if t, err := store.Expires(e.Meta); err == nil && !t.IsZero() {
-			word := "expires "
-			if store.IsExpired(e.Meta, now) {
-				word = "expired "
-			}
-			line += "\t" + word + store.FormatDate(t)
-		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
+		if _, err := fmt.Fprintln(w, longLine(e)+validityColumns(e.Category, e.Name, e.Meta, v, now)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// validityColumns are the columns WriteLongValidity adds to the line of
+// category:name, whose metadata m holds its expiry (an entry's, or a
+// listed item's metadata object as Extra), each after a tab; "" for an
+// entry without validity.
+func validityColumns(category, name string, m store.Meta, v *retrieve.Validity, now time.Time) string {
+	var line string
+	if by, ok := v.SupersededBy(category, name); ok {
+		line += "\tsuperseded-by " + service.Visible(by.String())
+	}
+	if xs := v.Supersedes(category, name); len(xs) > 0 {
+		keys := make([]string, len(xs))
+		for i, x := range xs {
+			keys[i] = x.String()
+		}
+		line += "\tsupersedes " + service.Visible(strings.Join(keys, ","))
+	}
+	if t, err := store.Expires(m); err == nil && !t.IsZero() {
+		word := "expires "
+		if store.ExpiredAt(t, now) {
+			word = "expired "
+		}
+		line += "\t" + word + store.FormatDate(t)
+	}
+	return line
 }
 
 // WriteValidityProblems writes one line per supersession cycle and per

@@ -294,10 +294,8 @@ func (v *Validity) Expired(category, name string, now time.Time) bool {
 }
 
 // expired reports whether now is at or after the expiry
-// (store.ExpiryIn, the one rule).
-func (x expiry) expired(now time.Time) bool {
-	return !now.Before(store.ExpiryIn(x.at, now.Location()))
-}
+// (store.ExpiredAt, the one rule).
+func (x expiry) expired(now time.Time) bool { return store.ExpiredAt(x.at, now) }
 
 func keyOf(d *index.Doc) store.Key {
 	if d == nil {

@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -49,6 +50,7 @@ func TestListing(t *testing.T) {
 		{"one category, read", service.Listing{Category: "places", Read: true}, []string{"places:gone", "places:old"}, true},
 		{"range", service.Listing{Range: timeexpr.Range{From: day("2024-02-01"), To: day("2024-04-01")}, Zone: time.UTC}, []string{"notes:new", "places:gone"}, true},
 		{"expired", service.Listing{Expired: true}, []string{"places:gone"}, true},
+		{"expired at its now", service.Listing{Expired: true, Now: day("2019-12-31")}, nil, true},
 	} {
 		list, err := c.l.List(ctx, st, noSkip)
 		if err != nil {
@@ -57,7 +59,7 @@ func TestListing(t *testing.T) {
 		if got := keys(list); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
-		if c.read != (list[0].Content != "") {
+		if len(list) > 0 && c.read != (list[0].Content != "") {
 			t.Errorf("%s: content %q, read %v", c.name, list[0].Content, c.read)
 		}
 		v, now, err := c.l.Validity(ctx, st, list)
@@ -67,8 +69,60 @@ func TestListing(t *testing.T) {
 		if by, ok := v.SupersededBy("places", "old"); !ok || by.String() != "notes:new" {
 			t.Errorf("%s: places:old superseded by %v %v, want notes:new (seen outside the listing)", c.name, by, ok)
 		}
-		if !v.Expired("places", "gone", now) {
-			t.Errorf("%s: places:gone not expired at %v", c.name, now)
+		if !now.Equal(c.l.Now) && !c.l.Now.IsZero() || v.Expired("places", "gone", now) != c.l.Now.IsZero() {
+			t.Errorf("%s: places:gone expired %v at %v", c.name, v.Expired("places", "gone", now), now)
 		}
+	}
+}
+
+// Listing.Page is a page of Memory.List and, with Long, the validity the
+// whole listing works out (Listing.Validity), from the index, whether or
+// not the Memory has started: the page of places sees notes:new
+// supersede places:old.
+func TestListingPage(t *testing.T) {
+	ctx := context.Background()
+	st, err := fs.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, e := range []store.Entry{
+		{Category: "places", Name: "old", Content: "Paris flat"},
+		{Category: "notes", Name: "new", Content: "moved", Meta: store.Meta{Extra: map[string]any{store.MetaSupersedes: []any{"[[places:old]]", "[[places:nowhere]]"}}}},
+		{Category: "places", Name: "gone", Content: "a shop", Meta: store.Meta{Extra: map[string]any{store.MetaExpires: "2020-01-01"}}},
+	} {
+		if err := st.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole, _, err := service.Listing{Category: "places"}.Validity(ctx, st, nil) // partial: over the whole store
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, started := range []bool{false, true} {
+		m := service.New(st, service.Options{})
+		if started {
+			if err := m.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l := service.Listing{Category: "places", Long: true}
+		p, v, err := l.Page(ctx, m, 1, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Entries) != 1 || p.Entries[0].Name != "gone" || p.NextCursor == "" || p.Total != 2 {
+			t.Errorf("started %v: page %+v", started, p)
+		}
+		if by, ok := v.SupersededBy("places", "old"); !ok || by.String() != "notes:new" {
+			t.Errorf("started %v: places:old superseded by %v %v, want notes:new", started, by, ok)
+		}
+		if !reflect.DeepEqual(v.Problems(), whole.Problems()) || len(v.Problems()) != 1 {
+			t.Errorf("started %v: problems %+v, the whole listing's %+v", started, v.Problems(), whole.Problems())
+		}
+		if _, v, _ := (service.Listing{Category: "places"}).Page(ctx, m, 1, ""); v != nil {
+			t.Errorf("started %v: a page without Long worked validity out", started)
+		}
+		m.Close()
 	}
 }

@@ -2,6 +2,7 @@ package setup
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/recallhq/recall/service"
 	"github.com/recallhq/recall/store"
@@ -53,5 +54,12 @@ func (l List) Listing() (service.Listing, error) {
 	}
 	// Names only, unless the columns need the entries: no entry is read
 	// where the store can list them.
-	return service.Listing{Category: category, Read: l.JSON || l.Long, Range: dates, Zone: zone, Expired: l.Expired}, nil
+	// One now for the listing, in its zone (--tz): the --expired filter and
+	// the expiry columns, of the whole list or of a page.
+	now := time.Now()
+	if zone != nil {
+		now = now.In(zone)
+	}
+	return service.Listing{Category: category, Read: l.JSON || l.Long, Range: dates, Zone: zone, Expired: l.Expired,
+		Now: now, Long: l.Long && !l.JSON}, nil
 }

@@ -183,12 +183,15 @@ func ExpiryIn(t time.Time, loc *time.Location) time.Time {
 }
 
 // IsExpired reports whether an entry with meta m has expired at now: it
-// carries a readable expiry and now is at or after it (a calendar day
-// read in now's zone). An entry is valid in [created, expires).
+// carries a readable expiry and now is at or after it (ExpiredAt). An
+// entry is valid in [created, expires).
 func IsExpired(m Meta, now time.Time) bool {
 	t, err := Expires(m)
-	if err != nil || t.IsZero() {
-		return false
-	}
-	return !now.Before(ExpiryIn(t, now.Location()))
+	return err == nil && !t.IsZero() && ExpiredAt(t, now)
 }
+
+// ExpiredAt reports whether the expiry t (as Expires or ParseExpires
+// return it) has come at now: now is at or after it, a calendar day read
+// in now's zone (ExpiryIn). The one rule of "expired at now", for the
+// listing and for retrieve alike.
+func ExpiredAt(t, now time.Time) bool { return !now.Before(ExpiryIn(t, now.Location())) }

@@ -31,7 +31,7 @@ func newLsCmd(a *app) *cobra.Command {
 				return err
 			}
 			if o.s.Paged() {
-				return o.page(cmd.Context(), l.Category)
+				return o.page(cmd.Context(), l)
 			}
 			return o.list(cmd.Context(), l)
 		},
@@ -82,15 +82,15 @@ func (o *lsOptions) write(ctx context.Context, st store.Store, l service.Listing
 	return render.WriteValidityProblems(o.app.stderr, v)
 }
 
-// page prints one page of the list through the service, and on stderr how
-// to get the next.
-func (o *lsOptions) page(ctx context.Context, category string) error {
+// page prints one page of the list through the service (with --long, its
+// validity as list does), and on stderr how to get the next.
+func (o *lsOptions) page(ctx context.Context, l service.Listing) error {
 	return o.app.withMemory(ctx, mustExist, nil, func(m *service.Memory) error {
-		p, err := m.List(ctx, service.ListRequest{Category: category, Limit: o.s.Limit, Cursor: o.s.Cursor})
+		p, v, err := l.Page(ctx, m, o.s.Limit, o.s.Cursor)
 		if err != nil {
 			return err
 		}
-		if err := render.WritePage(o.app.stdout, o.app.stderr, p, o.s.JSON, o.s.Long); err != nil {
+		if err := render.WritePage(o.app.stdout, o.app.stderr, p, o.s.JSON, o.s.Long, v, l.Now); err != nil {
 			return err
 		}
 		return render.SkippedErr("ls", p.Skipped)

@@ -118,6 +118,79 @@ func TestValidityCLI(t *testing.T) {
 	}
 }
 
+// TestValidityPagedLs: ls --long --limit N prints, page by page, the
+// lines the whole ls --long prints, validity columns included
+// (superseded-by, supersedes, expires / expired), and on each page's
+// stderr the problems the whole listing reports (a cycle, a supersedes
+// link to no entry); before, a page printed neither. Over a folder and a
+// bolt store, all entries and one category.
+func TestValidityPagedLs(t *testing.T) {
+	for _, name := range []string{"mem", "mem.db"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), name)
+			c := newCLI(t, nil)
+			s := func(args ...string) string { return c.ok(append([]string{"--store", dir}, args...)...) }
+			s("add", "places", "Paris flat", "--content", "Lives in Paris.")
+			s("add", "places", "Berlin flat", "--content", "Lives in Berlin.", "--supersedes", "places:Paris flat")
+			s("add", "work", "sprint", "--content", "Sprint goal.", "--expires", "2020-01-01")
+			s("add", "work", "quarter", "--content", "Quarter goal.", "--expires", "2999-01-01", "--tag", "goal", "--date", "2024-05-03")
+			s("add", "notes", "a", "--content", "a", "--supersedes", "[[notes:b]]")
+			for sec := time.Now().Unix(); time.Now().Unix() == sec; { // b is updated later than a
+				time.Sleep(10 * time.Millisecond)
+			}
+			s("add", "notes", "b", "--content", "b", "--supersedes", "[[notes:a]]", "--supersedes", "[[notes:gone]]")
+			s("add", "notes", "plain", "--content", "nothing to say")
+			for _, cat := range []string{"", "places"} {
+				args := []string{"--store", dir, "ls", "--long"}
+				if cat != "" {
+					args = append(args, cat)
+				}
+				whole := c.run(args...)
+				if whole.code != 0 {
+					t.Fatalf("%q: %+v", args, whole)
+				}
+				for _, want := range []string{"\tsuperseded-by places:Berlin flat\n", "\tsupersedes places:Paris flat\n"} {
+					if !strings.Contains(whole.stdout, want) {
+						t.Errorf("%q lacks %q:\n%s", args, want, whole.stdout)
+					}
+				}
+				if cat == "" && (!strings.Contains(whole.stdout, "\texpired 2020-01-01\n") || !strings.Contains(whole.stdout, "\tdate 2024-05-03\texpires 2999-01-01\n") ||
+					!strings.Contains(whole.stderr, "supersession cycle") || !strings.Contains(whole.stderr, "[[notes:gone]]")) {
+					t.Errorf("%q:\n%s\nstderr:\n%s", args, whole.stdout, whole.stderr)
+				}
+				var pages strings.Builder
+				cursor, n := "", 0
+				for {
+					pa := append(append([]string{}, args...), "--limit", "2")
+					if cursor != "" {
+						pa = append(pa, "--cursor", cursor)
+					}
+					o := c.run(pa...)
+					if o.code != 0 || n > 10 {
+						t.Fatalf("%q: %+v", pa, o)
+					}
+					n++
+					pages.WriteString(o.stdout)
+					problems, next, _ := strings.Cut(o.stderr, "next page: --cursor ")
+					if next != "" {
+						// "N of M shown; " ends the problems.
+						problems = problems[:strings.LastIndex(problems[:len(problems)-1], "\n")+1]
+					}
+					if problems != whole.stderr {
+						t.Errorf("page %d of %q: stderr %q, want the whole listing's %q", n, args, problems, whole.stderr)
+					}
+					if cursor = strings.TrimSpace(next); cursor == "" {
+						break
+					}
+				}
+				if pages.String() != whole.stdout {
+					t.Errorf("%q in pages of 2:\n%s\nwhole:\n%s", args, pages.String(), whole.stdout)
+				}
+			}
+		})
+	}
+}
+
 // checkValidityNPM checks the validity calls of TestMCPWithNPMClient: the
 // default retrieve, its text, the retrieve with both include flags, and
 // a get of the entry that supersedes.

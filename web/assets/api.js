@@ -3,7 +3,8 @@
 // page calls these functions.
 //
 // Endpoints (SPEC §9; the server's --help lists them):
-//   POST   /v1/retrieve                          {query, limit, budget_tokens, expand_links, explain}
+//   POST   /v1/retrieve                          {query, limit, budget_tokens, expand_links, explain,
+//                                                 include_superseded?, include_expired?, keep_duplicates?, whole_entries?}
 //   GET    /v1/categories                        → [{category, count}]
 //   GET    /v1/entries?category=&limit=&cursor=  → [...], the next page's cursor in X-Next-Cursor
 //   GET    /v1/entries/{category}/{name}         → {category, name, content, meta}
@@ -16,6 +17,9 @@
 // Errors are {error, field?} with a 4xx/5xx status; they are thrown as APIError.
 
 const TOKEN_KEY = 'recall-token';
+
+// ALSO are the retrieve options of the page's "Also show" group.
+export const ALSO = ['include_superseded', 'include_expired', 'keep_duplicates', 'whole_entries'];
 
 export class APIError extends Error {
   constructor(status, message, field) {
@@ -70,8 +74,11 @@ export function entryPath(category, name) {
 // retrieve runs a query; the answer is the object `recall retrieve --json` prints.
 // now is the browser's clock with its UTC offset, so that a time phrase
 // ("last week", "昨天") means the reader's week and day.
-export function retrieve({ query, limit, budget, links, explain }) {
+// also holds the retrieve options that are off by default (docs/validity.md,
+// docs/duplicates.md); each is sent only when on.
+export function retrieve({ query, limit, budget, links, explain, also = {} }) {
   const body = { query, expand_links: !!links, explain: !!explain, now: localNow() };
+  for (const k of ALSO) if (also[k]) body[k] = true;
   if (limit !== undefined && limit !== '') body.limit = Number(limit);
   if (budget !== undefined && budget !== '') body.budget_tokens = Number(budget);
   return call('POST', '/v1/retrieve', body);

@@ -108,11 +108,16 @@ const engineInfo = () => {
     : 'No embedder configured: scores are BM25.';
 };
 
+// also maps each "Also show" checkbox (and its key in the page URL) to
+// the retrieve option it turns on.
+const also = { superseded: 'include_superseded', expired: 'include_expired', duplicates: 'keep_duplicates', whole: 'whole_entries' };
+
 function queryHash() {
   const p = new URLSearchParams({ q: $('#q').value });
   if ($('#limit').value !== '10') p.set('limit', $('#limit').value);
   if ($('#budget').value !== '800') p.set('budget', $('#budget').value);
   if (!$('#links').checked) p.set('links', '0');
+  for (const id of Object.keys(also)) if ($('#' + id).checked) p.set(id, '1');
   return '#/?' + p;
 }
 
@@ -131,6 +136,7 @@ async function renderQuery(q) {
   $('#limit').value = q.get('limit') || '10';
   $('#budget').value = q.get('budget') || '800';
   $('#links').checked = q.get('links') !== '0';
+  for (const id of Object.keys(also)) $('#' + id).checked = q.get(id) === '1';
   document.title = query ? query + ' — recall' : 'recall';
   const out = $('#result');
   if (!query.trim()) {
@@ -143,7 +149,8 @@ async function renderQuery(q) {
   out.setAttribute('aria-busy', 'true');
   let res;
   try {
-    res = await api.retrieve({ query, limit: $('#limit').value, budget: $('#budget').value, links: $('#links').checked, explain: true });
+    const on = Object.fromEntries(Object.entries(also).map(([id, opt]) => [opt, $('#' + id).checked]));
+    res = await api.retrieve({ query, limit: $('#limit').value, budget: $('#budget').value, links: $('#links').checked, explain: true, also: on });
   } catch (e) {
     out.removeAttribute('aria-busy');
     if (my !== seq) return;
@@ -612,7 +619,7 @@ async function save(ev) {
 // ---- start ---------------------------------------------------------------
 
 $('#query-form').addEventListener('submit', submitQuery);
-for (const id of ['#links', '#limit', '#budget']) {
+for (const id of ['#links', '#limit', '#budget', ...Object.keys(also).map((k) => '#' + k)]) {
   $(id).addEventListener('change', () => { if ($('#q').value.trim()) submitQuery(); });
 }
 $('#edit-form').addEventListener('submit', save);
