@@ -44,6 +44,9 @@ func TestOddVaultCLI(t *testing.T) {
 	if o.code != 0 || o.stderr != "" || !strings.Contains(o.stdout, "hit Questions:What is it?") {
 		t.Errorf("retrieve in place: %+v", o)
 	}
+	if got := c.ok("--store", vault, "retrieve", "--json", "lighthouses"); !strings.Contains(got, "\"name\": \"What is it%3F\",\n      \"display_name\": \"Questions:What is it?\",\n") {
+		t.Errorf("retrieve --json: %s", got)
+	}
 	if got := c.ok("--store", vault, "get", "Questions", "What is it?"); !strings.Contains(got, "lighthouses") {
 		t.Errorf("get: %q", got)
 	}
