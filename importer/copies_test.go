@@ -100,3 +100,40 @@ func TestReimportCopyUnchanged(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyCreatedNotAfterUpdated: a copied vault (cp -a keeps modification
+// times, not birth times) imported into a fresh store, and a note whose
+// front matter gives updated but no created: created is never later than
+// the note's own modification time or updated (issue 24: on main it was
+// the copy's birth time, later than updated).
+func TestCopyCreatedNotAfterUpdated(t *testing.T) {
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			vault := filepath.Join(t.TempDir(), "vault")
+			writeFile(t, filepath.Join(vault, "a", "plain.md"), "No front matter.")
+			writeFile(t, filepath.Join(vault, "a", "updated.md"), "---\nupdated: 2021-01-02T03:04:05Z\n---\nAn updated time of its own.")
+			long := time.Now().Add(-48 * time.Hour).Truncate(time.Second)
+			for _, n := range []string{"plain", "updated"} {
+				if err := os.Chtimes(filepath.Join(vault, "a", n+".md"), long, long); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p, err := ReadVault(ctx, vault, VaultOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep, err := p.Write(ctx, st, WriteOptions{}); err != nil || rep.Added != 2 {
+				t.Fatalf("import: %+v %v", rep, err)
+			}
+			for n, want := range map[string]time.Time{"plain": long, "updated": time.Date(2021, 1, 2, 3, 4, 5, 0, time.UTC)} {
+				e, err := st.Get(ctx, "a", n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !e.Meta.Created.Equal(want) || e.Meta.Created.After(e.Meta.Updated) {
+					t.Errorf("%s: created %v, updated %v; want created %v", n, e.Meta.Created, e.Meta.Updated, want)
+				}
+			}
+		})
+	}
+}

@@ -47,7 +47,8 @@ type VaultOptions struct {
 // folder store opened on the vault maps them. created and updated come from the
 // front matter, else from the file: updated is its modification time,
 // created its birth time where the system records one, else the
-// modification time. Names are normalised to NFC.
+// modification time, but never later than the modification time or the
+// updated of the front matter (a copy is born when it is copied). Names are normalised to NFC.
 //
 // Ignored, and counted in Plan.Ignored: .obsidian/ and .trash/ at the top,
 // any other file or folder whose name starts with '.', and files that do
@@ -231,7 +232,18 @@ func readNote(path, category, name string) (Item, error) {
 		meta.Updated = info.ModTime().UTC()
 	}
 	if it.CreatedFromFile {
-		meta.Created = birthTime(path, info).UTC()
+		// A copy (cp -a, a restore, Syncthing) is born when it is copied
+		// but keeps its modification time: a note is not created after
+		// it was last changed, nor after the updated its front matter
+		// gives.
+		c := birthTime(path, info)
+		if mt := info.ModTime(); mt.Before(c) {
+			c = mt
+		}
+		if !meta.Updated.IsZero() && meta.Updated.Before(c) {
+			c = meta.Updated
+		}
+		meta.Created = c.UTC()
 	}
 	it.Entry = store.Entry{Category: category, Name: name, Content: content, Meta: meta}
 	return it, nil

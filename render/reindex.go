@@ -11,7 +11,9 @@ import (
 // WriteReindexReport writes what `recall reindex` prints: on diag a line
 // for each entry it could not read (Skips), then on w "indexed N entries in
 // T (analyzer A)" and the new index's validity problems
-// (WriteValidityProblems). It returns the error that ends the command when
+// (WriteValidityProblems), then on diag a warning for each entry whose
+// front matter was kept verbatim (WriteFrontMatterWarnings, as `recall ls`
+// says it). It returns the error that ends the command when
 // entries were skipped ("reindex: 2 entries could not be read").
 func WriteReindexReport(w, diag io.Writer, rep service.ReindexReport, analyzer string) error {
 	skips := &Skips{W: diag}
@@ -25,5 +27,6 @@ func WriteReindexReport(w, diag io.Writer, rep service.ReindexReport, analyzer s
 			return err
 		}
 	}
+	WriteFrontMatterWarnings(diag, rep.Unparsed)
 	return skips.Err("reindex")
 }

@@ -443,6 +443,11 @@ func TestCodeFenceRuleAgrees(t *testing.T) {
 		{"four spaces: no fence", "    ```\n" + probe, false},
 		{"backtick info with a backtick: no fence", "``` a`b\n" + probe, false},
 		{"two backticks: no fence", "``\n" + probe, false},
+		// Inline code spans (internal/mdcode, since issue 24): a span runs
+		// within its paragraph, and a heading ends the paragraph, so none
+		// runs from the first line to the last here (on main links took it
+		// for code and inline tags did not).
+		{"no span across a heading", "`x\n" + probe + "`\n", false},
 	} {
 		links := len(ParseLinks("c", c.body)) == 0
 		tags := len(store.InlineTags(c.body)) == 0

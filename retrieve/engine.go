@@ -86,6 +86,14 @@ type Options struct {
 	// writes report no duplicates and retrieves collapse none, as before
 	// detection existed. A persisted copy made the other way is rebuilt.
 	NoDuplicates bool
+
+	// OnRead, when not nil, is called with each entry a full build reads
+	// from the store (not those it takes from a persisted copy), on the
+	// building goroutine, before it is indexed: how `recall reindex`
+	// learns which notes it read with a warning (front matter kept
+	// verbatim) without reading the store twice. It must not keep e's
+	// Content if it does not need it, nor call the Engine's methods.
+	OnRead func(e store.Entry)
 }
 
 // Engine answers retrieves over a store. It keeps an in-memory BM25
@@ -126,6 +134,7 @@ type Engine struct {
 	onChange     func(store.ChangeSet)
 	persist      store.IndexCache
 	stamped      store.StampedIndexCache // nil when persist is set
+	onRead       func(store.Entry)       // Options.OnRead
 	build        index.BuildOptions      // of every full build
 
 	// Goroutines the Engine owns (the change-feed follower, background
@@ -197,6 +206,7 @@ func New(st store.Store, opts Options) *Engine {
 		onChange:     opts.OnChange,
 		persist:      opts.Persist,
 		stamped:      opts.Stamped,
+		onRead:       opts.OnRead,
 		build:        index.BuildOptions{NoDuplicates: opts.NoDuplicates},
 		pub:          make(chan struct{}, 1),
 		stopFollow:   func() {},
@@ -534,6 +544,9 @@ func (e *Engine) buildAt(ctx context.Context, rev uint64) (*index.Snapshot, Buil
 			// must not take retrieve down; it is simply not indexed.
 			stats.Skipped = append(stats.Skipped, err)
 			continue
+		}
+		if e.onRead != nil {
+			e.onRead(ent)
 		}
 		docs = append(docs, InputOf(ent))
 	}

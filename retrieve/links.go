@@ -2,6 +2,8 @@ package retrieve
 
 import (
 	"strings"
+
+	"github.com/recallhq/recall/internal/mdcode"
 )
 
 // LinkKind says how a link names its target (SPEC §7 step 3).
@@ -228,104 +230,7 @@ const (
 )
 
 // maskCode returns content with every byte inside code (fenced blocks and
-// inline code spans, CommonMark-style, backticks included) replaced by a
-// space, so that offsets in the result are offsets in content.
-func maskCode(content string) string {
-	// Two IndexByte scans (vectorised) rather than ContainsAny, which
-	// tests each byte against a set: this check runs on every hit's text.
-	if strings.IndexByte(content, '`') < 0 && strings.IndexByte(content, '~') < 0 {
-		return content
-	}
-	b := []byte(content)
-	blank := func(from, to int) {
-		for i := from; i < to; i++ {
-			if b[i] != '\n' {
-				b[i] = ' '
-			}
-		}
-	}
-	// Fenced blocks: a line opening with at least three ` or ~ (after up to
-	// three spaces) runs to a line opening with at least as many of the
-	// same, or to the end.
-	var fence byte
-	fenceLen, fenceStart := 0, 0
-	for pos := 0; pos < len(content); {
-		eol := strings.IndexByte(content[pos:], '\n')
-		next := len(content)
-		if eol >= 0 {
-			next = pos + eol + 1
-		}
-		line := content[pos:next]
-		trimmed := strings.TrimLeft(line, " ")
-		indent := len(line) - len(trimmed)
-		if indent <= 3 && len(trimmed) >= 3 && (trimmed[0] == '`' || trimmed[0] == '~') {
-			c := trimmed[0]
-			n := 0
-			for n < len(trimmed) && trimmed[n] == c {
-				n++
-			}
-			switch {
-			case fence == 0 && n >= 3 && (c == '~' || !strings.ContainsRune(trimmed[n:], '`')):
-				fence, fenceLen, fenceStart = c, n, pos
-			case fence == c && n >= fenceLen && strings.TrimSpace(trimmed[n:]) == "":
-				blank(fenceStart, next)
-				fence = 0
-			}
-		}
-		pos = next
-	}
-	if fence != 0 {
-		blank(fenceStart, len(b))
-	}
-	// Inline code: a run of n backticks up to the next run of exactly n,
-	// within the paragraph (no blank line between).
-	s := string(b)
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			i++
-			continue
-		}
-		n := 0
-		for i+n < len(s) && s[i+n] == '`' {
-			n++
-		}
-		end := closingRun(s, i+n, n)
-		if end < 0 {
-			i += n
-			continue
-		}
-		blank(i, end)
-		i = end
-	}
-	return string(b)
-}
-
-// closingRun returns the end of the first run of exactly n backticks in s
-// from from, before a blank line; -1 when there is none.
-func closingRun(s string, from, n int) int {
-	for j := from; j < len(s); {
-		switch s[j] {
-		case '`':
-			m := 0
-			for j+m < len(s) && s[j+m] == '`' {
-				m++
-			}
-			if m == n {
-				return j + m
-			}
-			j += m
-		case '\n':
-			k := j + 1
-			for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
-				k++
-			}
-			if k < len(s) && s[k] == '\n' {
-				return -1 // a blank line ends the paragraph
-			}
-			j++
-		default:
-			j++
-		}
-	}
-	return -1
-}
+// inline code spans, backticks included: mdcode, the rule inline tags and
+// sections follow too) replaced by a space, so that offsets in the result
+// are offsets in content.
+func maskCode(content string) string { return mdcode.Mask(content) }

@@ -41,6 +41,11 @@ type Item struct {
 	Source   Source `json:"source"`
 	Category string `json:"category"`
 	Name     string `json:"name"`
+	// DisplayName is the key as written ("Questions:What is it?",
+	// store.MappedDisplayKey) when the name or category is mapped by SPEC
+	// §1's name mapping ("What is it%3F"); empty, and absent from JSON,
+	// for every other name.
+	DisplayName string `json:"display_name,omitempty"`
 	// Section is the heading path ("Install > On Linux") of the part of
 	// the entry a long hit is answered by, IntroSection for its text
 	// before the first heading, and empty for a whole entry. Content,

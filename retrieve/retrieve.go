@@ -9,6 +9,7 @@ import (
 	"github.com/recallhq/recall/fusion"
 
 	"github.com/recallhq/recall/index"
+	"github.com/recallhq/recall/store"
 )
 
 // Request is one retrieve. The zero value of every field but Query means
@@ -306,6 +307,7 @@ func setHit(it *Item, d *index.Doc, score float64, bm25, cos *float64, matched [
 	it.Source = SourceHit
 	it.Category = d.Category
 	it.Name = d.Name
+	it.DisplayName = store.MappedDisplayKey(store.Key{Category: d.Category, Name: d.Name})
 	it.Section = ""
 	it.Content = d.Content
 	it.Score = score
@@ -408,6 +410,7 @@ func expand(res *Result, lk *Links, sc *sectionCache, hits []Item, docs []*index
 				Source:       SourceLink,
 				Category:     d.Category,
 				Name:         d.Name,
+				DisplayName:  store.MappedDisplayKey(store.Key{Category: d.Category, Name: d.Name}),
 				Content:      d.Content,
 				Via:          via,
 				TokensEst:    d.TokensEst(),

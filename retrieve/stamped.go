@@ -188,6 +188,9 @@ func (e *Engine) buildStamped(ctx context.Context, rev uint64, cached bool) (*in
 				}
 			}
 		default:
+			if e.onRead != nil {
+				e.onRead(it.Entry)
+			}
 			in := InputOf(it.Entry)
 			in.Category, in.Name = k.Category, k.Name
 			recs = append(recs, stampRec{cat: k.Category, name: k.Name, stamp: it.Stamp})

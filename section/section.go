@@ -14,7 +14,8 @@
 // indent, 1 to 6 '#' then a space, a tab or the end of the line; a
 // closing run of '#' is dropped) and setext (a text line underlined with
 // '=' for level 1 or '-' for level 2). Lines inside fenced code blocks
-// (``` or ~~~) are never headings, so a "# comment" in a shell snippet
+// (``` or ~~~, by internal/mdcode's rule, which links and inline tags
+// follow too) are never headings, so a "# comment" in a shell snippet
 // does not split its block; a line indented four spaces or more is not a
 // heading either. "#tag" (no space) is a tag, not a heading.
 //
@@ -23,7 +24,11 @@
 // callers keep the note whole.
 package section
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/recallhq/recall/internal/mdcode"
+)
 
 // Section is one section of a body: Text is body[Start:End].
 type Section struct {
@@ -103,8 +108,7 @@ func headings(body string) []heading {
 		return nil
 	}
 	var out []heading
-	var fence byte // the fence character while inside a fenced block
-	fenceLen := 0
+	var fence mdcode.Fence
 	prevStart, prevEnd := -1, -1 // the previous line, when a setext heading could underline it
 	for pos := 0; pos < len(body); {
 		next := len(body)
@@ -116,19 +120,12 @@ func headings(body string) []heading {
 		indent := len(line) - len(trimmed)
 		paragraph := false // this line could be underlined by the next
 		switch {
+		case fence.Line(line):
+			// In a fenced block (mdcode: the rule links and inline tags
+			// follow too), fence lines included.
 		case indent > 3:
 			// Indented code, or a paragraph's continuation.
-			paragraph = prevStart >= 0 && fence == 0
-		case fenceRun(trimmed) > 0 && (fence == 0 || trimmed[0] == fence):
-			c, n := trimmed[0], fenceRun(trimmed)
-			if fence == 0 {
-				if c == '~' || !strings.Contains(trimmed[n:], "`") {
-					fence, fenceLen = c, n
-				}
-			} else if n >= fenceLen && strings.TrimSpace(trimmed[n:]) == "" {
-				fence = 0
-			}
-		case fence != 0:
+			paragraph = prevStart >= 0
 		case trimmed == "":
 		default:
 			if lvl, text, ok := atx(trimmed); ok {
@@ -153,22 +150,6 @@ func headings(body string) []heading {
 		pos = next
 	}
 	return out
-}
-
-// fenceRun is the length of the run of ` or ~ that opens line, when it is
-// at least three long (a code fence), else 0.
-func fenceRun(line string) int {
-	if len(line) < 3 || (line[0] != '`' && line[0] != '~') {
-		return 0
-	}
-	n := 0
-	for n < len(line) && line[n] == line[0] {
-		n++
-	}
-	if n < 3 {
-		return 0
-	}
-	return n
 }
 
 // atx reads an ATX heading line (indent already removed).

@@ -45,12 +45,7 @@ func EntryFor(e store.Entry) Entry {
 
 // DisplayName is k as written (store.DisplayKey) when that differs from
 // its identity, else "": the display_name of JSON answers.
-func DisplayName(k store.Key) string {
-	if d := store.DisplayKey(k); d != k.String() {
-		return d
-	}
-	return ""
-}
+func DisplayName(k store.Key) string { return store.MappedDisplayKey(k) }
 
 // MetaObject flattens m into one JSON object; nil when m is empty. It
 // is importer.MetaObject, the one writer of recall's JSON metadata, so that

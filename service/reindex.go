@@ -17,6 +17,11 @@ type ReindexReport struct {
 	// Validity is the validity of the new index (which entries supersede
 	// which, and its problems); nil when no snapshot could be taken.
 	Validity *retrieve.Validity
+	// Unparsed are the entries read whose front matter the store kept
+	// verbatim (store.UnparsedFrontMatter), in walk order, without their
+	// content: what render.WriteFrontMatterWarnings warns about, as
+	// `recall ls --long` and `recall import` do.
+	Unparsed []store.Entry
 }
 
 // Reindex builds st's index from every entry with the analyzer an, as
@@ -24,10 +29,17 @@ type ReindexReport struct {
 // for the next process to load. It returns once the copy is saved.
 func Reindex(ctx context.Context, st store.Store, an *index.Analyzer) (ReindexReport, error) {
 	start := time.Now()
-	eng := retrieve.New(st, retrieve.WithIndexCache(retrieve.Options{Analyzer: an}, st))
+	var unparsed []store.Entry
+	opts := retrieve.Options{Analyzer: an, OnRead: func(e store.Entry) {
+		if _, ok := e.Meta.Extra[store.UnparsedFrontMatter]; ok {
+			e.Content = ""
+			unparsed = append(unparsed, e)
+		}
+	}}
+	eng := retrieve.New(st, retrieve.WithIndexCache(opts, st))
 	defer eng.Close() // waits for the copy the build saves
 	stats, err := eng.Rebuild(ctx)
-	rep := ReindexReport{BuildStats: stats, Took: time.Since(start)}
+	rep := ReindexReport{BuildStats: stats, Took: time.Since(start), Unparsed: unparsed}
 	if err != nil {
 		return rep, err
 	}

@@ -62,7 +62,7 @@ var resultBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); retur
 // appendResultJSON writes.
 var (
 	resultFields = []string{"items", "budget_used", "embedding_used", "unresolved_links", "dropped,omitzero", "time_range,omitempty"}
-	itemFields   = []string{"source", "category", "name", "section,omitempty", "content", "score", "bm25_score,omitempty",
+	itemFields   = []string{"source", "category", "name", "display_name,omitempty", "section,omitempty", "content", "score", "bm25_score,omitempty",
 		"cos_score,omitempty", "via,omitempty", "matched_terms,omitzero", "tokens_est", "date,omitempty", "outside_range,omitempty",
 		"superseded_by,omitempty", "supersedes,omitempty", "expired,omitempty", "collapsed,omitempty"}
 	refFields       = []string{"category", "name"}
@@ -188,6 +188,10 @@ func appendItem(b []byte, it *retrieve.Item, depth int, ok *bool) []byte {
 	b = appendJSONString(b, it.Category)
 	b = field(b, "name", false)
 	b = appendJSONString(b, it.Name)
+	if it.DisplayName != "" {
+		b = field(b, "display_name", false)
+		b = appendJSONString(b, it.DisplayName)
+	}
 	if it.Section != "" {
 		b = field(b, "section", false)
 		b = appendJSONString(b, it.Section)

@@ -4,12 +4,15 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recallhq/recall/internal/mdcode"
 )
 
 // InlineTags returns the tags written in content as Obsidian writes them
 // in a note's body: '#' followed by tag characters, at the start of a
-// line or after white space, outside fenced code blocks (``` or ~~~) and
-// inline code (`...`), in the order they first appear, each once (a
+// line or after white space, outside code (fenced blocks, ``` or ~~~, and
+// inline code spans, `...`, by internal/mdcode's rule, which links and
+// sections follow too), in the order they first appear, each once (a
 // later spelling that differs only in case is the same tag, as in
 // Obsidian; the first is kept).
 //
@@ -26,75 +29,29 @@ func InlineTags(content string) []string {
 		return nil
 	}
 	var out []string
-	fence := "" // the fence of the code block we are in, if any
-	for line := range strings.Lines(content) {
-		line = strings.TrimRight(line, "\r\n")
-		if f := fenceOf(line); f != "" {
-			switch {
-			case fence == "":
-				fence = f
-				continue
-			case f[0] == fence[0] && len(f) >= len(fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), f[:1])) == "":
-				fence = ""
-				continue
+	code := mdcode.Code(content) // skipped: the rule links and sections follow
+	prev := ' '                  // the rune before i; the text starts as after white space
+	for i := 0; i < len(content); {
+		if len(code) > 0 && i >= code[0].Start {
+			i = max(i, code[0].End)
+			prev = '`' // "`x`#tag" holds no tag
+			if code[0].Fenced {
+				prev = '\n' // a fenced block ends with its line
 			}
-		}
-		if fence != "" || strings.IndexByte(line, '#') < 0 {
+			code = code[1:]
 			continue
 		}
-		out = appendLineTags(out, line)
-	}
-	return out
-}
-
-// fenceOf returns the run of backticks or tildes (three or more) that
-// opens line as a code fence, after at most three spaces; "" when the
-// line is not a fence.
-func fenceOf(line string) string {
-	s := strings.TrimLeft(line, " ")
-	if len(line)-len(s) > 3 || len(s) < 3 || (s[0] != '`' && s[0] != '~') {
-		return ""
-	}
-	n := 0
-	for n < len(s) && s[n] == s[0] {
-		n++
-	}
-	if n < 3 || (s[0] == '`' && strings.IndexByte(s[n:], '`') >= 0) {
-		return ""
-	}
-	return s[:n]
-}
-
-// appendLineTags appends the tags of one line outside a code block,
-// skipping its inline code spans.
-func appendLineTags(out []string, line string) []string {
-	prev := ' ' // the rune before i; a line starts as after white space
-	for i := 0; i < len(line); {
-		c := line[i]
-		if c == '`' {
-			n := 0
-			for i+n < len(line) && line[i+n] == '`' {
-				n++
-			}
-			if end := closingTicks(line[i+n:], n); end >= 0 {
-				i += n + end + n
-				prev = '`'
-				continue
-			}
-			i += n
-			prev = '`'
-			continue
-		}
+		c := content[i]
 		if c == '#' && unicode.IsSpace(prev) {
 			j := i + 1
-			for j < len(line) {
-				r, size := utf8.DecodeRuneInString(line[j:])
+			for j < len(content) {
+				r, size := utf8.DecodeRuneInString(content[j:])
 				if !isTagRune(r) {
 					break
 				}
 				j += size
 			}
-			tag := strings.TrimRight(line[i+1:j], "/")
+			tag := strings.TrimRight(content[i+1:j], "/")
 			if tag != "" && strings.TrimFunc(tag, unicode.IsDigit) != "" && ValidateTag(tag) == nil {
 				out = addTag(out, tag)
 			}
@@ -104,31 +61,11 @@ func appendLineTags(out []string, line string) []string {
 				continue
 			}
 		}
-		r, size := utf8.DecodeRuneInString(line[i:])
+		r, size := utf8.DecodeRuneInString(content[i:])
 		prev = r
 		i += size
 	}
 	return out
-}
-
-// closingTicks returns where in s a run of exactly n backticks starts,
-// or -1.
-func closingTicks(s string, n int) int {
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			i++
-			continue
-		}
-		m := 0
-		for i+m < len(s) && s[i+m] == '`' {
-			m++
-		}
-		if m == n {
-			return i
-		}
-		i += m
-	}
-	return -1
 }
 
 // isTagRune reports whether r may be part of an inline tag.

@@ -27,6 +27,11 @@ func TestInlineTags(t *testing.T) {
 		{"inside a word", "C#sharp and a#b", nil},
 		{"inline code", "run `#notatag` and ``#nor `this` one`` but #yes", []string{"yes"}},
 		{"unclosed backtick", "a ` then #tag", []string{"tag"}},
+		// One rule with links and sections (internal/mdcode): a code span
+		// runs over a line break within its paragraph (on main #not was a
+		// tag), not past a blank line.
+		{"inline code over a line break", "run `this\n#not` but #yes", []string{"yes"}},
+		{"no inline code past a blank line", "a `b\n\n#tag c`", []string{"tag"}},
 		{"fenced code", "before #one\n```go\n#not\n```\n~~~\n#neither\n~~~\nafter #two", []string{"one", "two"}},
 		{"unclosed fence", "#one\n```\n#not", []string{"one"}},
 		{"longer closing fence", "````\n```\n#not\n````\n#two", []string{"two"}},

@@ -160,6 +160,20 @@ func CategoryPath(category string) string {
 // identity.
 func DisplayKey(k Key) string { return CategoryPath(k.Category) + ":" + UnescapeName(k.Name) }
 
+// MappedDisplayKey is DisplayKey(k) when that differs from the identity
+// (a name or category mapped by EscapeName), else "": the display_name of
+// JSON answers, absent for ordinary names. A key without '%' costs no
+// allocation.
+func MappedDisplayKey(k Key) string {
+	if strings.IndexByte(k.Name, '%') < 0 && strings.IndexByte(k.Category, '%') < 0 {
+		return ""
+	}
+	if d := DisplayKey(k); d != k.String() {
+		return d
+	}
+	return ""
+}
+
 // needsEscape reports whether a name holds something EscapeName escapes,
 // other than a '%' sequence.
 func needsEscape(s string) bool {

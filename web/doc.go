@@ -30,6 +30,12 @@
 // backlinks. Mount it inside the API's handler (behind its checks), at
 // GET /v1/links/{category}/{name}.
 //
+// Entries are shown by their names as written: the identity of a note whose
+// file name SPEC §1 refuses for new entries ("What is it%3F") is decoded
+// in the page (asWritten, store.UnescapeName's rule, which a test keeps
+// the two agreeing on); links, data-ident and the API calls keep the
+// identity.
+//
 // # Caveats
 //
 // The page never writes on a GET and never writes without a click: adding

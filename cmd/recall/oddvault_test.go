@@ -35,9 +35,17 @@ func TestOddVaultCLI(t *testing.T) {
 	if long.code != 0 || strings.Count(long.stderr, "warning: yaml:") != 6 || !strings.Contains(long.stderr, "kept verbatim") {
 		t.Errorf("ls --long: %+v", long)
 	}
+	// So does reindex, as ls --long and import do (on main it said nothing).
+	if o := c.run("--store", vault, "reindex"); o.code != 0 || strings.Count(o.stderr, "warning: ") != 6 ||
+		strings.Count(o.stderr, "; kept verbatim, read without its properties\n") != 6 || !strings.Contains(o.stderr, "warning: yaml:") {
+		t.Errorf("reindex: %+v", o)
+	}
 	o := c.run("--store", vault, "retrieve", "lighthouses")
 	if o.code != 0 || o.stderr != "" || !strings.Contains(o.stdout, "hit Questions:What is it?") {
 		t.Errorf("retrieve in place: %+v", o)
+	}
+	if got := c.ok("--store", vault, "retrieve", "--json", "lighthouses"); !strings.Contains(got, "\"name\": \"What is it%3F\",\n      \"display_name\": \"Questions:What is it?\",\n") {
+		t.Errorf("retrieve --json: %s", got)
 	}
 	if got := c.ok("--store", vault, "get", "Questions", "What is it?"); !strings.Contains(got, "lighthouses") {
 		t.Errorf("get: %q", got)
@@ -53,6 +61,9 @@ func TestOddVaultCLI(t *testing.T) {
 			}
 			if got := c.ok("--store", path, "ls"); got != inPlace.stdout {
 				t.Errorf("ls after import:\n%s\nin place:\n%s", got, inPlace.stdout)
+			}
+			if o := c.run("--store", path, "reindex"); o.code != 0 || strings.Count(o.stderr, "; kept verbatim, read without its properties\n") != 6 {
+				t.Errorf("reindex after import: %+v", o)
 			}
 			if o := c.run("--store", path, "import", vault); o.code != 0 || !strings.Contains(o.stderr, "imported 0, unchanged 20, skipped 0") {
 				t.Errorf("import again: %+v", o)

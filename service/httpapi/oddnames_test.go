@@ -54,6 +54,24 @@ func TestOddVaultOverHTTP(t *testing.T) {
 	if shown["Questions:What is it%3F"] != "Questions:What is it?" || shown["_root:Home"] != "" {
 		t.Errorf("display names: %v", shown)
 	}
+	// A retrieve's items carry display_name for a mapped name, the hit and
+	// its links alike, and none for an ordinary one (issue 24: on main
+	// only list and get did).
+	rec = send(h, "POST", "/v1/retrieve", `{"query":"home links","budget_tokens":0,"limit":1}`)
+	var res struct {
+		Items []map[string]any `json:"items"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil || rec.Code != http.StatusOK || len(res.Items) < 2 {
+		t.Fatalf("retrieve: %d %v %s", rec.Code, err, rec.Body)
+	}
+	got := map[string]any{}
+	for _, it := range res.Items {
+		got[it["category"].(string)+":"+it["name"].(string)] = it["display_name"]
+	}
+	if _, ok := got["_root:Home"]; !ok || got["_root:Home"] != nil || got["Questions:What is it%3F"] != "Questions:What is it?" ||
+		got["Odd%3A folder:inside"] != "Odd: folder:inside" {
+		t.Errorf("retrieve display names: %v", got)
+	}
 	// By the identity and by the name as written.
 	for _, name := range []string{"What is it%3F", "What is it?"} {
 		rec := send(h, "GET", "/v1/entries/Questions/"+url.PathEscape(name), "")

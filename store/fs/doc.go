@@ -129,10 +129,15 @@
 // the caller gives one: created then stays zero (the entry's times are the
 // file's own), and an updated key the file has is set to now. So an
 // append, an edit or a new tag through recall shows in git diff as just
-// that. A front matter it cannot splice exactly (a flow-style mapping at
-// the top, "{a: 1}", or a result that would not read back as the metadata
-// wanted, which it checks) is written in the canonical form instead, still
-// without an added created or updated. Content that itself begins with
+// that. A front matter whose keys all keep their values stays byte for
+// byte whatever its layout; one written as a flow mapping at the top
+// ("{a: 1, b: [x, y]}", comments and line breaks inside) is edited where
+// each value stands: a changed value is replaced by its flow form, a
+// dropped key is cut with its comma, a new key goes before the closing
+// brace (spliceflow.go). A front matter it cannot splice exactly (another
+// layout with a key that changes, or a result that would not read back as
+// the metadata wanted, which it checks) is written in the canonical form
+// instead, still without an added created or updated. Content that itself begins with
 // "---" is always preceded by a front matter block, so it reads back
 // unchanged.
 //

@@ -23,9 +23,12 @@ import (
 // takes the old front matter apart by top-level key (yaml.v3 gives each
 // key's line) and replaces, removes or adds only those keys' lines. The
 // result is parsed back and compared with the metadata wanted; anything
-// the splice cannot do exactly (a flow-style mapping at the top, a key
-// not at the start of its line, a value that reads back otherwise) falls
-// back to the canonical form of renderFile, which is what a new note gets.
+// the splice cannot do exactly (a key not at the start of its line, a
+// value that reads back otherwise) falls back to the canonical form of
+// renderFile, which is what a new note gets. A front matter whose keys
+// keep their values stays byte for byte whatever its layout, and one
+// written as a flow mapping at the top is edited value by value where
+// each stands (spliceflow.go).
 
 // fmDoc is a front matter taken apart: the lines of its YAML (each with
 // its line break) and, per top-level key in order, its name, value node
@@ -262,9 +265,18 @@ func spliceFile(old []byte, oldMeta, m store.Meta, content string) (b []byte, ok
 	if !hasFM {
 		return nil, false
 	}
+	if metaMatches(oldMeta, m) {
+		// No key changes: the front matter stays as it is, whatever its
+		// layout (spliceflow.go).
+		if b, ok := keepFrontMatter(old, content); ok {
+			if gotMeta, gotContent, err := parseFile(b); err == nil && gotContent == content && metaMatches(gotMeta, m) {
+				return b, true
+			}
+		}
+	}
 	d, ok := parseFMDoc(fm)
 	if !ok {
-		return nil, false
+		return spliceFlow(old, fm, oldMeta, m, content) // a flow mapping at the top, or no splice
 	}
 	out := make([]string, 0, len(d.lines)+4)
 	seen := make(map[string]bool, len(d.keys))

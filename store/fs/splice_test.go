@@ -158,12 +158,82 @@ func TestWriteKeepsFrontMatter(t *testing.T) {
 	}
 
 	// A front matter without created or updated: none is added, and a
-	// flow-style mapping at the top, which cannot be spliced, is
-	// rewritten but still gains no key.
+	// flow-style mapping at the top stays as it is (on main it was
+	// rewritten in block style, 4.50 as 4.5).
 	path = writeNote(t, s, "flow", "---\n{mood: sunny, n: 4.50}\n---\nbody\n")
 	update("flow", appendFn("x"))
-	if got := readNote(t, path); got != "---\nmood: sunny\nn: 4.5\n---\nbody\nx" {
+	if got := readNote(t, path); got != "---\n{mood: sunny, n: 4.50}\n---\nbody\nx" {
 		t.Errorf("after append to a flow-style front matter: %q", got)
+	}
+}
+
+// TestWriteKeepsFlowFrontMatter: a front matter written as a YAML flow
+// mapping, or in a layout the line splice cannot take apart (an indented
+// top-level mapping), is kept byte for byte by an append, an edit or an
+// add but for the values recall changes, each replaced where it stands
+// (issue 24: on main every such note was rewritten in recall's own block
+// form, comments dropped, 4.50 turned into 4.5).
+func TestWriteKeepsFlowFrontMatter(t *testing.T) {
+	s := openTemp(t)
+	update := func(name string, fn func(store.Entry, bool) (store.Entry, error)) {
+		t.Helper()
+		if err := s.Update(ctx, "trips", name, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	const flow = "---\n" +
+		"# by hand\n" +
+		"{a: 1, b: [x, y],   # a comment\n" +
+		" when: \"2024-01-05\", price: 4.50,\n" +
+		" updated: 2024-01-06, mood: 'sunny', tags: [travel, 海边]}\n" +
+		"---\n"
+	cases := []struct {
+		name string
+		fm   string
+		fn   func(store.Entry, bool) (store.Entry, error)
+		want string
+	}{
+		{"append sets updated in place", flow, appendFn("x"),
+			strings.Replace(flow, "updated: 2024-01-06", "updated: "+today, 1)},
+		{"odd layout, nothing changes", "---\n  title: x   # indented\n  n: 4.50\n  when: '2024-01-05'\n---\n", appendFn("x"),
+			"---\n  title: x   # indented\n  n: 4.50\n  when: '2024-01-05'\n---\n"},
+		{"flow without updated: nothing changes", "---\n{a: 1,\n  # note\n  d: \"2024-01-05\"}\n---\n", appendFn("x"),
+			"---\n{a: 1,\n  # note\n  d: \"2024-01-05\"}\n---\n"},
+		{"new tags and a changed key", flow, func(old store.Entry, _ bool) (store.Entry, error) {
+			old.Meta.Tags = []string{"travel", "sea"}
+			old.Meta.Extra["mood"] = "rain, then sun"
+			old.Meta.Updated = time.Time{}
+			old.Content += "x"
+			return old, nil
+		}, strings.NewReplacer("updated: 2024-01-06", "updated: "+today, "tags: [travel, 海边]", "tags: [travel, sea]", "mood: 'sunny'", "mood: 'rain, then sun'").Replace(flow)},
+		{"a key dropped and one added", "---\n{a: 1, mood: sunny, z: 2}\n---\n", func(old store.Entry, _ bool) (store.Entry, error) {
+			delete(old.Meta.Extra, "mood")
+			old.Meta.Extra["expires"] = "2025-01-01"
+			old.Meta.Updated = time.Time{}
+			old.Content += "x"
+			return old, nil
+		}, "---\n{a: 1, z: 2, expires: \"2025-01-01\"}\n---\n"},
+		{"quoted updated time", "---\n{updated: '2024-01-06T10:00:00+08:00', n: 4.50}\n---\n", appendFn("x"), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			name := strings.ReplaceAll(c.name, " ", "-")
+			name = strings.ReplaceAll(name, ",", "")
+			path := writeNote(t, s, name, c.fm+handBody)
+			update(name, c.fn)
+			e, err := s.Get(ctx, "trips", name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.want
+			if want == "" { // the time is now's, to the second
+				want = "---\n{updated: '" + e.Meta.Updated.Format(time.RFC3339) + "', n: 4.50}\n---\n"
+			}
+			if got := readNote(t, path); got != want+handBody+"x" {
+				t.Errorf("got\n%s\nwant\n%s", got, want+handBody+"x")
+			}
+		})
 	}
 }
 

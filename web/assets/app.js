@@ -30,6 +30,15 @@ function svg(tag, attrs, ...kids) {
 }
 
 const ref = (c, n) => c + ':' + n;
+// asWritten is a name, a category or a "category:name" as written: the
+// identity of a note whose file name SPEC §1 refuses for new entries
+// ("What is it%3F") decoded, as store.UnescapeName decodes it (only the
+// %HH escapes store.EscapeName writes: the characters a name may not
+// hold, '%', '.', ' ' and a device name's first letter); any other text
+// is itself. shown is ref as written: what the page shows of an entry.
+const ESCAPED = new Set([...'\\:[]|#^<>"?*%. CPANLcpanl'].map((ch) => ch.charCodeAt(0)).concat([...Array(31).keys()].map((i) => i + 1), [0x7f]));
+const asWritten = (s) => s.indexOf('%') < 0 ? s : s.replace(/%([0-9A-F]{2})/g, (m, h) => ESCAPED.has(parseInt(h, 16)) ? String.fromCharCode(parseInt(h, 16)) : m);
+const shown = (c, n) => asWritten(c) + ':' + asWritten(n);
 // splitRef is ref undone: a category never holds ':'.
 const splitRef = (k) => { const i = k.indexOf(':'); return [k.slice(0, i), k.slice(i + 1)]; };
 const entryHref = (c, n) => '#/entry?' + new URLSearchParams({ c, n });
@@ -234,7 +243,7 @@ function budgetBar(items, dropped, used, budget) {
   for (const [list, cls] of [[items, ''], [dropped, ' dropped']]) {
     for (const it of list) {
       n++;
-      bar.append(el('span', { class: 'seg ' + it.source + cls, style: null, title: `${n}. ${it.source} ${ref(it.category, it.name)}: ${it.tokens_est} tokens${cls ? ' (dropped)' : ''}`, 'data-w': pct(it.tokens_est) }));
+      bar.append(el('span', { class: 'seg ' + it.source + cls, style: null, title: `${n}. ${it.source} ${shown(it.category, it.name)}: ${it.tokens_est} tokens${cls ? ' (dropped)' : ''}`, 'data-w': pct(it.tokens_est) }));
     }
   }
   if (budget) bar.append(el('span', { class: 'limit', 'data-left': pct(budget), title: `budget ${budget} tokens` }));
@@ -256,17 +265,17 @@ function itemView(it, n, fused, dropped) {
   const head = el('div', { class: 'item-head' },
     el('span', { class: 'num' }, n + '.'),
     el('span', { class: 'badge ' + it.source }, it.source),
-    el('a', { class: 'ident', href: entryHref(it.category, it.name) }, highlight(ref(it.category, it.name), it.matched_terms)),
+    el('a', { class: 'ident', href: entryHref(it.category, it.name) }, highlight(shown(it.category, it.name), it.matched_terms)),
     it.section ? el('span', { class: 'item-section', title: 'one section of this entry (its heading path): open the entry for the whole of it' }, '§ ' + it.section) : '',
-    it.via ? el('span', { class: 'via' }, 'via ', el('a', { href: entryHref(it.via.category, it.via.name) }, ref(it.via.category, it.via.name))) : '',
+    it.via ? el('span', { class: 'via' }, 'via ', el('a', { href: entryHref(it.via.category, it.via.name) }, shown(it.via.category, it.via.name))) : '',
     it.outside_range ? el('span', { class: 'badge outside', title: 'this linked entry is dated outside the time range' }, 'outside range') : '',
     it.superseded_by ? el('span', { class: 'badge superseded', title: 'another entry replaces this one: retrieve leaves it out of hits' }, 'superseded by ',
-      el('a', { href: entryHref(...splitRef(it.superseded_by)) }, it.superseded_by)) : '',
+      el('a', { href: entryHref(...splitRef(it.superseded_by)) }, asWritten(it.superseded_by))) : '',
     it.expired ? el('span', { class: 'badge expired', title: 'its expiry has passed: retrieve leaves it out of hits' }, 'expired') : '',
     it.supersedes && it.supersedes.length ? el('span', { class: 'supersedes' }, 'supersedes ',
-      it.supersedes.flatMap((k, i) => [i ? ', ' : '', el('a', { href: entryHref(...splitRef(k)) }, k)])) : '',
+      it.supersedes.flatMap((k, i) => [i ? ', ' : '', el('a', { href: entryHref(...splitRef(k)) }, asWritten(k))])) : '',
     it.collapsed && it.collapsed.length ? el('span', { class: 'collapsed', title: 'duplicates of this hit, left out of the answer (keep_duplicates keeps them)' }, 'collapsed ',
-      it.collapsed.flatMap((k, i) => [i ? ', ' : '', el('a', { href: entryHref(...splitRef(k)) }, k)])) : '',
+      it.collapsed.flatMap((k, i) => [i ? ', ' : '', el('a', { href: entryHref(...splitRef(k)) }, asWritten(k))])) : '',
     dropped ? el('span', { class: 'badge dropped' }, 'dropped') : '');
   const facts = el('dl', { class: 'facts' });
   const fact = (k, v, title) => facts.append(el('div', { title }, el('dt', {}, k), el('dd', {}, v)));
@@ -345,7 +354,7 @@ const cursorStack = new Map(); // category → cursors of the pages before
 async function renderBrowse(q) {
   const cat = q.get('c') || '';
   const cursor = q.get('cursor') || '';
-  document.title = (cat || 'All entries') + ' — recall';
+  document.title = (asWritten(cat) || 'All entries') + ' — recall';
   const [cats, page] = await Promise.all([api.categories(), api.list({ category: cat, limit: PAGE, cursor })]);
   $('#tree').replaceChildren(treeView(cats, cat));
   const stack = cursorStack.get(cat) || [];
@@ -355,12 +364,12 @@ async function renderBrowse(q) {
   const prev = stack.length >= 2 ? stack[stack.length - 2] : (cursor ? '' : null);
   const count = cats.find((c) => c.category === cat);
   const rows = page.entries.map((e) => el('li', {},
-    el('a', { href: entryHref(e.category, e.name) }, e.category === cat ? e.name : ref(e.category, e.name)),
+    el('a', { href: entryHref(e.category, e.name) }, e.category === cat ? asWritten(e.name) : shown(e.category, e.name)),
     el('span', { class: 'muted' }, ` ${e.tokens_est} tokens`),
     e.meta && e.meta.tags ? el('span', { class: 'tags' }, e.meta.tags.map((t) => el('span', { class: 'tag' }, t))) : ''));
   $('#entries').replaceChildren(
     el('div', { class: 'entries-head' },
-      el('h3', {}, cat || 'All entries', count ? el('span', { class: 'muted' }, ` (${count.count})`) : ''),
+      el('h3', {}, asWritten(cat) || 'All entries', count ? el('span', { class: 'muted' }, ` (${count.count})`) : ''),
       el('a', { class: 'button', href: '#/new?' + new URLSearchParams({ c: cat }) }, 'New entry here')),
     rows.length ? el('ul', { class: 'entry-list', id: 'entry-list' }, rows) : el('p', { class: 'muted' }, cat ? 'No entries directly in this category.' : 'The memory is empty.'),
     el('nav', { class: 'pager', 'aria-label': 'Pages' },
@@ -384,8 +393,8 @@ function treeView(cats, current) {
     node.count += count;
   }
   const ul = (node) => el('ul', {}, [...node.children.values()].map((c) => el('li', {},
-    el('a', { href: browseHref(c.path), 'aria-current': c.path === current ? 'page' : null, title: c.path },
-      c.name, el('span', { class: 'count' }, c.children.size ? `${c.count} · ${c.total}` : String(c.count))),
+    el('a', { href: browseHref(c.path), 'aria-current': c.path === current ? 'page' : null, title: asWritten(c.path) },
+      asWritten(c.name), el('span', { class: 'count' }, c.children.size ? `${c.count} · ${c.total}` : String(c.count))),
     c.children.size ? ul(c) : '')));
   return el('div', {},
     el('a', { href: browseHref(''), 'aria-current': current ? null : 'page' }, 'All', el('span', { class: 'count' }, String(root.total))),
@@ -400,18 +409,18 @@ async function renderEntry(c, n) {
   $('#entry-title').replaceChildren();
   $('#entry').replaceChildren();
   const [e, l] = await Promise.all([api.get(c, n), api.links(c, n).catch((err) => ({ error: err }))]);
-  document.title = ref(c, n) + ' — recall';
-  $('#entry-title').replaceChildren(el('a', { href: browseHref(c), class: 'crumb' }, c), ' / ', el('span', {}, n));
+  document.title = shown(c, n) + ' — recall';
+  $('#entry-title').replaceChildren(el('a', { href: browseHref(c), class: 'crumb' }, asWritten(c)), ' / ', el('span', {}, asWritten(n)));
   const meta = e.meta || {};
   const linksOK = !l.error;
   const byRaw = new Map(linksOK ? l.links.map((x) => [x.raw, x]) : []);
   const confirm = el('div', { class: 'confirm', id: 'confirm-delete', hidden: true, role: 'group', 'aria-label': 'Confirm delete',
     onkeydown: (ev) => { if (ev.key === 'Escape') { confirm.hidden = true; $('#delete').focus(); } } },
-    el('span', {}, `Delete ${ref(c, n)}? This cannot be undone.`),
+    el('span', {}, `Delete ${shown(c, n)}? This cannot be undone.`),
     el('button', { type: 'button', class: 'danger', id: 'delete-yes', onclick: async () => {
       try {
         await api.remove(c, n);
-        status(`Deleted ${ref(c, n)}.`);
+        status(`Deleted ${shown(c, n)}.`);
         location.hash = browseHref(c);
       } catch (err) { showError(err); }
     } }, 'Delete'),
@@ -437,14 +446,14 @@ async function renderEntry(c, n) {
     parts.push(el('div', { class: 'linkcols' },
       el('section', { 'aria-labelledby': 'out-h' }, el('h3', { id: 'out-h' }, `Links (${out.length})`),
         out.length ? el('ul', { id: 'out-links' }, out.map((x) => el('li', {}, x.resolved
-          ? el('a', { href: entryHref(x.category, x.name) }, ref(x.category, x.name))
-          : el('span', { class: 'unresolved' }, ref(x.category, x.name), ' — unresolved')))) : el('p', { class: 'muted' }, 'None.')),
+          ? el('a', { href: entryHref(x.category, x.name) }, shown(x.category, x.name))
+          : el('span', { class: 'unresolved' }, shown(x.category, x.name), ' — unresolved')))) : el('p', { class: 'muted' }, 'None.')),
       el('section', { 'aria-labelledby': 'back-h' }, el('h3', { id: 'back-h' }, `Backlinks (${back.length})`),
-        back.length ? el('ul', { id: 'backlinks' }, back.map((b) => el('li', {}, el('a', { href: entryHref(b.category, b.name) }, ref(b.category, b.name))))) : el('p', { class: 'muted' }, 'None.'))));
+        back.length ? el('ul', { id: 'backlinks' }, back.map((b) => el('li', {}, el('a', { href: entryHref(b.category, b.name) }, shown(b.category, b.name))))) : el('p', { class: 'muted' }, 'None.'))));
     parts.push(el('section', { 'aria-labelledby': 'graph-h', class: 'graph' }, el('h3', { id: 'graph-h' }, 'Neighbourhood'), graphView(c, n, out, back)));
     const sup = l.supersedes || [], by = l.superseded_by || [];
     if (sup.length || by.length) {
-      const list = (id, xs) => el('ul', { id }, xs.map((b) => el('li', {}, el('a', { href: entryHref(b.category, b.name) }, ref(b.category, b.name)))));
+      const list = (id, xs) => el('ul', { id }, xs.map((b) => el('li', {}, el('a', { href: entryHref(b.category, b.name) }, shown(b.category, b.name)))));
       if (by.length) {
         parts.splice(1, 0, el('p', { class: 'notice superseded', id: 'superseded-notice' },
           'Superseded: retrieve leaves this entry out of its hits (it stays stored).'));
@@ -476,8 +485,8 @@ function linkify(text, links, byRaw) {
     if (best > at) out.push(text.slice(at, best));
     const x = byRaw.get(raw);
     out.push(x.resolved
-      ? el('a', { class: 'wikilink', href: entryHref(x.category, x.name), title: ref(x.category, x.name) }, raw)
-      : el('span', { class: 'wikilink unresolved', title: `unresolved: no entry ${ref(x.category, x.name)}` }, raw));
+      ? el('a', { class: 'wikilink', href: entryHref(x.category, x.name), title: shown(x.category, x.name) }, raw)
+      : el('span', { class: 'wikilink unresolved', title: `unresolved: no entry ${shown(x.category, x.name)}` }, raw));
     at = best + raw.length;
   }
   out.push(text.slice(at));
@@ -510,7 +519,7 @@ function graphView(c, n, out, back) {
   const lx = W * 0.28, rx = W * 0.72;
   const maxChars = Math.max(4, Math.floor((W * 0.28 - 16) / 9));
   const clip = (s) => [...s].length > maxChars ? [...s].slice(0, maxChars - 1).join('') + '…' : s;
-  const g = svg('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': `${me}: ${out.length} links, ${back.length} backlinks`, id: 'graph' });
+  const g = svg('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'group', 'aria-label': `${shown(c, n)}: ${out.length} links, ${back.length} backlinks`, id: 'graph' });
   g.append(svg('defs', {},
     svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
       svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
@@ -524,8 +533,8 @@ function graphView(c, n, out, back) {
   }
   for (const node of [...left, ...right]) {
     const toRight = node.x > cx;
-    const label = svg('text', { x: toRight ? node.x + 10 : node.x - 10, y: node.y + 4, 'text-anchor': toRight ? 'start' : 'end' }, clip(node.n));
-    const title = svg('title', {}, node.k + (node.resolved ? '' : ' (unresolved)'));
+    const label = svg('text', { x: toRight ? node.x + 10 : node.x - 10, y: node.y + 4, 'text-anchor': toRight ? 'start' : 'end' }, clip(asWritten(node.n)));
+    const title = svg('title', {}, asWritten(node.k) + (node.resolved ? '' : ' (unresolved)'));
     const dot = svg('circle', { cx: node.x, cy: node.y, r: 6, class: 'node' + (node.resolved ? '' : ' unresolved') });
     if (node.resolved) {
       const a = svg('a', { href: entryHref(node.c, node.n), class: 'gnode' }, title, dot, label);
@@ -537,7 +546,7 @@ function graphView(c, n, out, back) {
   if (left.length) g.append(svg('text', { x: lx, y: 14, 'text-anchor': 'middle', class: 'col-label' }, 'links here'));
   if (right.length) g.append(svg('text', { x: rx, y: 14, 'text-anchor': 'middle', class: 'col-label' }, 'links to'));
   g.append(svg('circle', { cx, cy, r: 8, class: 'node self' }));
-  g.append(svg('text', { x: cx, y: cy - 14, 'text-anchor': 'middle', class: 'self-label' }, clip(n)));
+  g.append(svg('text', { x: cx, y: cy - 14, 'text-anchor': 'middle', class: 'self-label' }, clip(asWritten(n))));
   if (!left.length && !right.length) g.append(svg('text', { x: cx, y: cy + 26, 'text-anchor': 'middle', class: 'muted' }, 'no links either way'));
   return g;
 }
@@ -553,14 +562,14 @@ async function renderEdit(which, category) {
   if (which) {
     const e = await api.get(which.c, which.n);
     editing = { c: e.category, n: e.name, original: e.content };
-    $('#edit-title').textContent = `Edit ${ref(e.category, e.name)}`;
+    $('#edit-title').textContent = `Edit ${shown(e.category, e.name)}`;
     $('#e-category').value = e.category; $('#e-category').readOnly = true;
     $('#e-name').value = e.name; $('#e-name').readOnly = true;
     $('#e-content').value = e.content;
     $('#e-tags-field').hidden = true;
     $('#e-kept').hidden = false;
     $('#edit-cancel').href = entryHref(e.category, e.name);
-    document.title = 'Edit ' + ref(e.category, e.name) + ' — recall';
+    document.title = 'Edit ' + shown(e.category, e.name) + ' — recall';
     $('#e-content').focus();
   } else {
     editing = null;
@@ -591,7 +600,7 @@ async function save(ev) {
       if (content === editing.original) { status('No change: nothing written.'); location.hash = entryHref(c, n); return; }
       if (editing.original === '') await api.put(c, n, content);
       else await api.edit(c, n, editing.original, content);
-      status([`Saved ${ref(c, n)}. `, el('a', { href: '#/?' + new URLSearchParams({ q: n }) }, 'Retrieve it')]);
+      status([`Saved ${shown(c, n)}. `, el('a', { href: '#/?' + new URLSearchParams({ q: n }) }, 'Retrieve it')]);
     } else {
       // PUT is an upsert: refuse rather than silently replace an entry.
       const exists = await api.get(c, n).then(() => true, (e) => {
@@ -604,7 +613,7 @@ async function save(ev) {
       const tagText = $('#e-tags').value.trim();
       const tags = tagText ? tagText.split(',').map((t) => t.trim()).filter(Boolean) : undefined;
       await api.put(c, n, content, tags);
-      status([`Added ${ref(c, n)}. `, el('a', { href: '#/?' + new URLSearchParams({ q: n }) }, 'Retrieve it')]);
+      status([`Added ${shown(c, n)}. `, el('a', { href: '#/?' + new URLSearchParams({ q: n }) }, 'Retrieve it')]);
     }
     location.hash = entryHref(c, n);
   } catch (e) {
@@ -638,3 +647,6 @@ document.addEventListener('keydown', (ev) => {
 });
 document.body.dataset.app = 'ready';
 render();
+
+// For the page's tests, which check asWritten against store.UnescapeName.
+export { asWritten };
