@@ -355,21 +355,18 @@ func expand(res *Result, lk *Links, sc *sectionCache, hits []Item, docs []*index
 			continue
 		}
 		via := &Ref{self.Category, self.Name}
-		var links []Link
+		var links []memoLink
 		if h.Section != "" {
-			links = ParseLinks(self.Category, h.Content) // a section's own links
+			links = lk.linksOf(self, h.Content, false) // a section's own links
 		} else {
-			links = lk.Of(self)
+			links = lk.linksOf(self, "", true)
 		}
 		for _, l := range links {
-			d, outcome := lk.resolve(self, l)
-			switch outcome {
-			case linkInside, linkAttachment:
-				continue
-			case linkUnresolved:
-				if !unresolved[l.Raw] {
-					unresolved[l.Raw] = true
-					res.UnresolvedLinks = append(res.UnresolvedLinks, l.Raw)
+			d := l.d
+			if d == nil {
+				if !unresolved[l.raw] {
+					unresolved[l.raw] = true
+					res.UnresolvedLinks = append(res.UnresolvedLinks, l.raw)
 				}
 				continue
 			}
