@@ -39,7 +39,7 @@
 //
 // A note that comes back as a long hit a second time is split and
 // analysed in full once, and kept in the Engine's section cache (at most
-// 32 MiB, two generations, checked against the content and analyzer it
+// 64 MiB, two generations, checked against the content and analyzer it
 // was made from, so it answers for any snapshot and publishes none):
 // from then on choosing its section looks up the query's terms instead of
 // reading its text. A note seen once is counted for the query's terms
