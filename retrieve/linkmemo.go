@@ -96,7 +96,7 @@ func (r *Links) resolveAll(self *index.Doc, text string, whole bool) []memoLink 
 
 func (m *linkMemo) storeLocked(k linkKey, ls []memoLink) {
 	if _, ok := m.cur[k]; !ok && (m.cur == nil || len(m.cur) >= linkMemoEntries) {
-		m.old, m.cur = m.cur, make(map[linkKey][]memoLink, min(linkMemoEntries, 256))
+		m.old, m.cur = m.cur, map[linkKey][]memoLink{}
 	}
 	m.cur[k] = ls
 	delete(m.old, k)
