@@ -1,6 +1,9 @@
 package index
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // PartTerms is every term of the parts of one text (the sections of a
 // long note), each part analysed as the index analyses a document, with
@@ -9,13 +12,18 @@ import "slices"
 // retrieves is analysed once instead of once per retrieve (retrieve's
 // section cache keeps them). A PartTerms is never changed once made, so
 // any number of goroutines may read it.
+//
+// It is compact, since a cache holds thousands: the distinct terms
+// sorted and written end to end in one string (a term is found by a
+// binary search), and the postings as plain numbers; no map, and nothing
+// of the analysed texts is kept.
 type PartTerms struct {
-	ids   map[string]int32 // a term's number
-	start []int32          // the postings of term j are [start[j], start[j+1])
-	part  []int32          // a posting's part, ascending within a term
-	count []int32          // a posting's occurrences of the term in its part
-	lens  []int            // lens[i]: the index terms of part i (its |D|)
-	bytes int              // the bytes of the texts (the terms may point into a copy)
+	terms string   // the distinct terms, sorted, end to end
+	end   []uint32 // term j is terms[end[j-1]:end[j]] (end[-1] = 0)
+	start []uint32 // the postings of term j are [start[j], start[j+1])
+	part  []uint32 // a posting's part, ascending within a term
+	count []uint32 // a posting's occurrences of the term in its part
+	lens  []int32  // lens[i]: the index terms of part i (its |D|)
 }
 
 // PartTerms analyses parts: the texts of parts[i] are analysed apart (no
@@ -29,17 +37,20 @@ func (a *Analyzer) PartTerms(parts [][]string) *PartTerms {
 			size += len(s)
 		}
 	}
-	p := &PartTerms{ids: make(map[string]int32, size/16), lens: make([]int, len(parts)), bytes: size}
+	p := &PartTerms{lens: make([]int32, len(parts))}
+	ids := make(map[string]int32, size/16)  // a term's number, in order of first sight
+	var names []string                      // the terms by number
 	memo := make(map[string]int32, size/16) // word → its term's number, or dropped
 	var cnt, last []int32                   // per term: its count in the part, the last part counted
 	var touched []int32                     // the terms of the part, in order of first sight
 	var events []int32                      // (part, term, count) triples, part by part
 	var cjk []string
 	id := func(t string) int32 {
-		j, ok := p.ids[t]
+		j, ok := ids[t]
 		if !ok {
-			j = int32(len(p.ids))
-			p.ids[t] = j
+			j = int32(len(names))
+			ids[t] = j
+			names = append(names, t)
 			cnt, last = append(cnt, 0), append(last, -1)
 		}
 		return j
@@ -76,35 +87,81 @@ func (a *Analyzer) PartTerms(parts [][]string) *PartTerms {
 				}
 			})
 		}
-		p.lens[i] = n
+		p.lens[i] = int32(n)
 		for _, j := range touched {
 			events = append(events, int32(i), j, cnt[j])
 		}
 	}
+	// Number the terms in sorted order: rank[j] is term j's place.
+	order := make([]int32, len(names))
+	for j := range order {
+		order[j] = int32(j)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(names[x], names[y]) })
+	rank := make([]int32, len(names))
+	var b strings.Builder
+	n := 0
+	for _, t := range names {
+		n += len(t)
+	}
+	b.Grow(n)
+	p.end = make([]uint32, len(names))
+	for r, j := range order {
+		rank[j] = int32(r)
+		b.WriteString(names[j])
+		p.end[r] = uint32(b.Len())
+	}
+	p.terms = b.String()
 	// Group the postings by term (a counting sort: parts stay ascending).
-	p.start = make([]int32, len(p.ids)+1)
+	p.start = make([]uint32, len(names)+1)
 	for k := 0; k < len(events); k += 3 {
-		p.start[events[k+1]+1]++
+		p.start[rank[events[k+1]]+1]++
 	}
 	for j := 1; j < len(p.start); j++ {
 		p.start[j] += p.start[j-1]
 	}
-	p.part = make([]int32, len(events)/3)
-	p.count = make([]int32, len(events)/3)
-	next := slices.Clone(p.start[:len(p.ids)])
+	p.part = make([]uint32, len(events)/3)
+	p.count = make([]uint32, len(events)/3)
+	next := slices.Clone(p.start[:len(names)])
 	for k := 0; k < len(events); k += 3 {
-		j := events[k+1]
-		p.part[next[j]], p.count[next[j]] = events[k], events[k+2]
-		next[j]++
+		r := rank[events[k+1]]
+		p.part[next[r]], p.count[next[r]] = uint32(events[k]), uint32(events[k+2])
+		next[r]++
 	}
 	return p
+}
+
+// term is the j-th term in sorted order.
+func (p *PartTerms) term(j int) string {
+	from := uint32(0)
+	if j > 0 {
+		from = p.end[j-1]
+	}
+	return p.terms[from:p.end[j]]
+}
+
+// find returns the number of term, or -1 when no part holds it.
+func (p *PartTerms) find(term string) int {
+	lo, hi := 0, len(p.end)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p.term(m) < term {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(p.end) && p.term(lo) == term {
+		return lo
+	}
+	return -1
 }
 
 // Add adds, for each part i holding term, its count to tf[i*stride+col]
 // (tf holds stride counts per part, the counts of term in column col).
 func (p *PartTerms) Add(term string, tf []int, stride, col int) {
-	j, found := p.ids[term]
-	if !found {
+	j := p.find(term)
+	if j < 0 {
 		return
 	}
 	for k := p.start[j]; k < p.start[j+1]; k++ {
@@ -114,10 +171,11 @@ func (p *PartTerms) Add(term string, tf []int, stride, col int) {
 
 // Len is the number of index terms of part i (|D| of part i as a
 // document), as TermCounter.Count returns it.
-func (p *PartTerms) Len(i int) int { return p.lens[i] }
+func (p *PartTerms) Len(i int) int { return int(p.lens[i]) }
 
-// Size is about the bytes p holds: its terms may be slices of a
-// normalised copy of the texts, counted whole.
+// Size is about the bytes p holds, an eighth added for the allocator's
+// rounding up to its size classes.
 func (p *PartTerms) Size() int {
-	return p.bytes + 48*len(p.ids) + 8*len(p.part) + 8*len(p.lens) + 64
+	n := len(p.terms) + 4*len(p.end) + 4*len(p.start) + 8*len(p.part) + 4*len(p.lens) + 6*24 + 16
+	return n + n/8
 }

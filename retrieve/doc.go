@@ -39,7 +39,7 @@
 //
 // A note that comes back as a long hit a second time is split and
 // analysed in full once, and kept in the Engine's section cache (at most
-// 32 MiB, two generations, checked against the content and analyzer it
+// 64 MiB, two generations, checked against the content and analyzer it
 // was made from, so it answers for any snapshot and publishes none):
 // from then on choosing its section looks up the query's terms instead of
 // reading its text. A note seen once is counted for the query's terms
@@ -59,8 +59,12 @@
 // path, a tie left unresolved; else by the aliases of one note
 // (store.Aliases). Names are found through the index's name and
 // case-folded name tables (index.Snapshot.LookupFold), never by a scan;
-// Engine.Links keeps the alias table per snapshot. [[#heading]] points
-// into the linking entry itself: nothing to inject. A target that
+// Engine.Links keeps the alias table per snapshot, and the resolved links
+// of the texts retrieves inject from (a hit's entry or section: parsed and
+// resolved once per snapshot, at most 16,384 texts in two generations; a
+// new snapshot starts empty, so no link resolved against an older one is
+// served). [[#heading]] points into the linking entry itself: nothing
+// to inject. A target that
 // resolves to no entry and ends in a file extension other than .md
 // (IsAttachment) is an attachment: neither injected nor reported. Links
 // inside code (fenced blocks, inline code spans) are not links.

@@ -23,6 +23,8 @@ type Links struct {
 
 	once    sync.Once
 	aliases map[string][]*index.Doc // index.FoldName(alias) → its entries
+
+	memo linkMemo // the resolved links of the texts retrieves inject from
 }
 
 // NewLinks returns the link resolution of snap. Prefer Engine.Links, which

@@ -364,40 +364,41 @@ func expand(res *Result, lk *Links, sc *sectionCache, hits []Item, docs []*index
 		applyBudget(res, hits, req.Budget, req.Explain)
 		return
 	}
-	seq := make([]Item, 0, len(hits))
-	var isHit, injected map[Ref]bool
-	var unresolved map[string]bool
-	if !req.NoLinks {
-		isHit = make(map[Ref]bool, len(hits))
-		for _, h := range hits {
-			isHit[Ref{h.Category, h.Name}] = true
+	// Each hit's links first (memoised per snapshot), so that the
+	// sequence and the sets are made at their size once.
+	lists := make([][]memoLink, len(hits))
+	n := 0
+	for i, h := range hits {
+		if self := docs[i]; self != nil {
+			if h.Section != "" {
+				lists[i] = lk.linksOf(self, h.Content, false) // a section's own links
+			} else {
+				lists[i] = lk.linksOf(self, "", true)
+			}
+			n += len(lists[i])
 		}
-		collapsedRefs(hits, isHit)
-		injected = map[Ref]bool{}
-		unresolved = map[string]bool{}
 	}
+	seq := make([]Item, 0, len(hits)+n)
+	isHit := make(map[Ref]bool, len(hits))
+	for _, h := range hits {
+		isHit[Ref{h.Category, h.Name}] = true
+	}
+	collapsedRefs(hits, isHit)
+	injected := make(map[Ref]bool, n)
+	unresolved := map[string]bool{}
 	for i, h := range hits {
 		seq = append(seq, h)
 		self := docs[i]
-		if req.NoLinks || self == nil {
+		if self == nil {
 			continue
 		}
 		via := &Ref{self.Category, self.Name}
-		var links []Link
-		if h.Section != "" {
-			links = ParseLinks(self.Category, h.Content) // a section's own links
-		} else {
-			links = lk.Of(self)
-		}
-		for _, l := range links {
-			d, outcome := lk.resolve(self, l)
-			switch outcome {
-			case linkInside, linkAttachment:
-				continue
-			case linkUnresolved:
-				if !unresolved[l.Raw] {
-					unresolved[l.Raw] = true
-					res.UnresolvedLinks = append(res.UnresolvedLinks, l.Raw)
+		for _, l := range lists[i] {
+			d := l.d
+			if d == nil {
+				if !unresolved[l.raw] {
+					unresolved[l.raw] = true
+					res.UnresolvedLinks = append(res.UnresolvedLinks, l.raw)
 				}
 				continue
 			}
