@@ -284,7 +284,20 @@ func interSorted(a, b []string) int {
 // and must not be a negation ("not", "never", "isn't", "nicht", "不"):
 // the same template with other values, or a sentence and its denial,
 // are different memories however many terms they share.
+//
+// Two texts equal after dupNormal differ in no word (NFKC, lower case
+// and white space leave every word's letters, digits and marks where
+// they were), so they pass without the word diff: the copies of one
+// note, the common case of a build's pairs, cost one comparison.
 func valueGuard(a, b string) bool {
+	if a == b || contentHash(a) == contentHash(b) && dupNormal(a) == dupNormal(b) {
+		return true
+	}
+	return wordsCarryNoValue(a, b)
+}
+
+// wordsCarryNoValue is valueGuard's word diff.
+func wordsCarryNoValue(a, b string) bool {
 	wa, wb := valueWords(a), valueWords(b)
 	for w, capital := range wa {
 		if _, ok := wb[w]; !ok && carriesValue(w, capital) {
