@@ -233,6 +233,17 @@ func TestSmallest(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("p=%d: %v, want %v", p, got, want)
 		}
+		// appendRarest on distinct ids, with ranks a permutation.
+		ids := r.Perm(len(xs))
+		rank := r.Perm(len(xs))
+		var ids32, rank32 []uint32
+		for i := range ids {
+			ids32, rank32 = append(ids32, uint32(ids[i])), append(rank32, uint32(rank[i]))
+		}
+		pre := appendRarest([]uint32{99}, ids32, rank32, p)
+		if want := append([]uint32{99}, slices.Sorted(slices.Values(rank32))[:p]...); !slices.Equal(pre, want) {
+			t.Fatalf("appendRarest p=%d: %v, want %v", p, pre, want)
+		}
 	}
 }
 

@@ -189,12 +189,7 @@ func (f *forward) prefixes(seg *segment, ctn []uint32) *prefixIndex {
 	for _, d := range pi.order {
 		ids := f.of(d)
 		k := len(pi.pre)
-		for _, id := range ids {
-			pi.pre = append(pi.pre, rank[id])
-		}
-		p := prefixLen(len(ids))
-		smallest(pi.pre[k:], p)
-		pi.pre = pi.pre[:k+p]
+		pi.pre = appendRarest(pi.pre, ids, rank, prefixLen(len(ids)))
 		for j, r := range pi.pre[k:] {
 			id := uint32(byRank[r])
 			pi.pre[k+j] = id
@@ -219,6 +214,31 @@ func (f *forward) prefixes(seg *segment, ctn []uint32) *prefixIndex {
 	}
 	pi.first = first
 	return pi
+}
+
+// appendRarest appends to pre the p smallest ranks of ids (distinct term
+// ids), ascending: one pass that keeps them sorted at pre's end,
+// inserting the few that beat the largest kept (the common case costs
+// one comparison an id, and writes nothing).
+func appendRarest(pre, ids, rank []uint32, p int) []uint32 {
+	k := len(pre)
+	for _, id := range ids {
+		r := rank[id]
+		if len(pre)-k == p {
+			if r >= pre[len(pre)-1] {
+				continue
+			}
+			pre = pre[:len(pre)-1]
+		}
+		pre = append(pre, r)
+		j := len(pre) - 1
+		for j > k && pre[j-1] > r {
+			pre[j] = pre[j-1]
+			j--
+		}
+		pre[j] = r
+	}
+	return pre
 }
 
 // nearPairs adds to ps the near pairs (and exact pairs with content
@@ -302,29 +322,6 @@ func (s *Snapshot) dupCount(ord int32) int {
 // per two copies. Past it a copy may go unreported and uncollapsed; none
 // is ever reported or collapsed wrongly.
 const MaxDuplicates = 64
-
-// smallest moves the p smallest values of xs to its front: one pass
-// that keeps them sorted in xs[:p], inserting the few that beat the
-// largest kept (the common case costs one comparison a value).
-func smallest(xs []uint32, p int) {
-	if p >= len(xs) {
-		return
-	}
-	slices.Sort(xs[:p])
-	for j := p; j < len(xs); j++ {
-		v := xs[j]
-		if v >= xs[p-1] {
-			continue
-		}
-		xs[j] = xs[p-1]
-		k := p - 1
-		for k > 0 && xs[k-1] > v {
-			xs[k] = xs[k-1]
-			k--
-		}
-		xs[k] = v
-	}
-}
 
 // relOf makes the symmetric relation of pairs: each list ascending,
 // without repeats.

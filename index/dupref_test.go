@@ -126,6 +126,29 @@ docs:
 	return t
 }
 
+// smallest (the old pass's selection) moves the p smallest values of xs to its front: one pass
+// that keeps them sorted in xs[:p], inserting the few that beat the
+// largest kept (the common case costs one comparison a value).
+func smallest(xs []uint32, p int) {
+	if p >= len(xs) {
+		return
+	}
+	slices.Sort(xs[:p])
+	for j := p; j < len(xs); j++ {
+		v := xs[j]
+		if v >= xs[p-1] {
+			continue
+		}
+		xs[j] = xs[p-1]
+		k := p - 1
+		for k > 0 && xs[k-1] > v {
+			xs[k] = xs[k-1]
+			k--
+		}
+		xs[k] = v
+	}
+}
+
 // forwardOf remakes the forward table a build of seg collected (each
 // document's distinct content term ids, and the hash of those without).
 func forwardOf(tok *Analyzer, seg *segment) *forward {
