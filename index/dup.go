@@ -24,12 +24,14 @@ import (
 //
 // The relation is symmetric and depends on the two contents alone (names,
 // dates and metadata do not count), so a snapshot keeps it as data: a
-// Build finds every pair in one pass over its documents (prefix filtering
-// on the posting lists it has just made: a pair with Jaccard ≥ t shares
-// one of the first ⌊(1−t)·|x|⌋+1 terms of x in any order, so only the
-// lists of x's rarest terms are read), With finds the pairs of the one
-// document it adds the same way, Compact renumbers them, and the
-// persisted copy carries them. Detection never reads the store.
+// Build finds every pair in one pass over its documents (prefix
+// filtering on both sides: under one order of the terms, rarest first, a
+// pair with Jaccard ≥ t shares one of the first |x|−⌈t·|x|⌉+1 terms of
+// x and of y, so a document reads only the lists of the documents whose
+// prefix holds one of its own prefix terms, taken by size; see
+// nearPairs), With finds the pairs of the one document it adds from the
+// whole posting lists of its rarest terms, Compact renumbers them, and
+// the persisted copy carries them. Detection never reads the store.
 
 // The near-duplicate threshold: Jaccard ≥ NearNum/NearDen.
 const (
@@ -284,7 +286,20 @@ func interSorted(a, b []string) int {
 // and must not be a negation ("not", "never", "isn't", "nicht", "不"):
 // the same template with other values, or a sentence and its denial,
 // are different memories however many terms they share.
+//
+// Two texts equal after dupNormal differ in no word (NFKC, lower case
+// and white space leave every word's letters, digits and marks where
+// they were), so they pass without the word diff: the copies of one
+// note, the common case of a build's pairs, cost one comparison.
 func valueGuard(a, b string) bool {
+	if a == b || contentHash(a) == contentHash(b) && dupNormal(a) == dupNormal(b) {
+		return true
+	}
+	return wordsCarryNoValue(a, b)
+}
+
+// wordsCarryNoValue is valueGuard's word diff.
+func wordsCarryNoValue(a, b string) bool {
 	wa, wb := valueWords(a), valueWords(b)
 	for w, capital := range wa {
 		if _, ok := wb[w]; !ok && carriesValue(w, capital) {

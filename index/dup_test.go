@@ -233,5 +233,62 @@ func TestSmallest(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("p=%d: %v, want %v", p, got, want)
 		}
+		// appendRarest on distinct ids, with ranks a permutation.
+		ids := r.Perm(len(xs))
+		rank := r.Perm(len(xs))
+		var ids32, rank32 []uint32
+		for i := range ids {
+			ids32, rank32 = append(ids32, uint32(ids[i])), append(rank32, uint32(rank[i]))
+		}
+		pre := appendRarest([]uint32{99}, ids32, rank32, p)
+		if want := append([]uint32{99}, slices.Sorted(slices.Values(rank32))[:p]...); !slices.Equal(pre, want) {
+			t.Fatalf("appendRarest p=%d: %v, want %v", p, pre, want)
+		}
+	}
+}
+
+// TestValueGuardEqualNormal: texts equal after dupNormal pass the word
+// diff, so valueGuard's shortcut for them changes no answer: random
+// texts of letters with case mappings that change their length (İ, ẞ),
+// Greek, full-width and ligature forms NFKC rewrites, combining marks,
+// digits, apostrophes and white space of several kinds, against their
+// case and spacing variants.
+func TestValueGuardEqualNormal(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabet := []string{"a", "B", "İ", "ẞ", "ß", "Σ", "ς", "Ａ", "ﬁ", "e\u0301", "É", "7", "'", "’", " ", "\t", "\u00a0", "\u3000", "n't", "不", ",", "Ⅳ"}
+	variant := func(s string) string {
+		var b strings.Builder
+		for _, c := range s {
+			switch x := string(c); {
+			case x == " " && r.IntN(2) == 0:
+				b.WriteString(" \n ")
+			case r.IntN(3) == 0:
+				b.WriteString(strings.ToUpper(x))
+			case r.IntN(3) == 0:
+				b.WriteString(strings.ToLower(x))
+			default:
+				b.WriteString(x)
+			}
+		}
+		return b.String()
+	}
+	equal := 0
+	for range 20_000 {
+		var a strings.Builder
+		for range 1 + r.IntN(12) {
+			a.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		x := a.String()
+		y := variant(x)
+		if dupNormal(x) != dupNormal(y) {
+			continue
+		}
+		equal++
+		if !wordsCarryNoValue(x, y) {
+			t.Fatalf("%q and %q: equal after dupNormal, and the word diff finds a word of value", x, y)
+		}
+	}
+	if equal < 5_000 {
+		t.Fatalf("only %d pairs equal after dupNormal", equal)
 	}
 }

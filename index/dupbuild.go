@@ -6,6 +6,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"sync"
 )
 
 // forward collects, while a build analyses its documents, each one's
@@ -56,101 +57,231 @@ func (f *forward) end(normal string) {
 
 func (f *forward) of(d uint32) []uint32 { return f.ids[f.start[d]:f.start[d+1]] }
 
-// detect finds every duplicate pair of seg's documents: exact ones by
-// sorting the hashes, near ones by prefix filtering on seg's lists (for
-// each document, only the lists of its rarest terms, from its own ord on,
-// so each pair is met once), each candidate confirmed by the exact
-// measure.
+// detect finds every duplicate pair of seg's documents: exact ones (of
+// the documents without content terms) by sorting their hashes, near
+// ones by prefix filtering on both sides (nearPairs), each candidate
+// confirmed by the exact measure. The signatures are made on a second
+// goroutine while this one makes the hash table, the exact pairs and the
+// prefixes; it is joined before the near pass reads them, and before
+// detect returns in any case.
 func (f *forward) detect(seg *segment) *dupTable {
 	n := len(seg.docs)
-	t := &dupTable{hash: f.hash, sig: make([]uint64, n), ctn: make([]uint32, n)}
-	bit := make([]uint64, seg.nTerms())
+	t := &dupTable{hash: f.hash, ctn: make([]uint32, n)}
+	for i := range n {
+		t.ctn[i] = f.start[i+1] - f.start[i]
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	nt := len(f.seen) // every content term id is below it
+	wg.Go(func() { t.sig = f.signatures(seg, nt) })
+	t.indexHashes()
+	ps := newPairSet(n)
+	t.exactPairs(seg, ps)
+	pi := f.prefixes(seg, t.ctn)
+	wg.Wait()
+	f.nearPairs(seg, t, pi, ps)
+	t.setRel(ps.pairs)
+	return t
+}
+
+// pairSet collects a build's duplicate pairs, at most MaxDuplicates of
+// each document: a store of many copies of one note records a bounded
+// number of them, not n².
+type pairSet struct {
+	pairs [][2]uint32
+	cnt   []uint16 // by ord: the pairs it is in
+}
+
+func newPairSet(n int) *pairSet { return &pairSet{cnt: make([]uint16, n)} }
+
+// full reports whether x is in MaxDuplicates pairs already.
+func (p *pairSet) full(x uint32) bool { return p.cnt[x] >= MaxDuplicates }
+
+// add records the pair x, y; neither may be full.
+func (p *pairSet) add(x, y uint32) {
+	p.pairs = append(p.pairs, [2]uint32{x, y})
+	p.cnt[x]++
+	p.cnt[y]++
+}
+
+// signatures is every document's signature (termSig) of its content
+// terms, whose ids are below nt.
+func (f *forward) signatures(seg *segment, nt int) []uint64 {
+	bit := make([]uint64, nt)
 	for id := range bit {
 		bit[id] = termSig(string(seg.terms.term(uint32(id))))
 	}
-	for i := range n {
-		t.ctn[i] = f.start[i+1] - f.start[i]
-		for _, id := range f.of(uint32(i)) {
-			t.sig[i] |= bit[id]
+	sig := make([]uint64, len(f.start)-1)
+	for d := range sig {
+		for _, id := range f.of(uint32(d)) {
+			sig[d] |= bit[id]
 		}
 	}
-	t.indexHashes()
-	var pairs [][2]uint32
-	// cnt bounds the pairs of a document (MaxDuplicates): a store of many
-	// copies of one note records a bounded number of them, not n².
-	cnt := make([]uint16, n)
-	full := func(x uint32) bool { return cnt[x] >= MaxDuplicates }
-	pair := func(x, y uint32) {
-		pairs = append(pairs, [2]uint32{x, y})
-		cnt[x]++
-		cnt[y]++
-	}
+	return sig
+}
+
+// exactPairs adds to ps the pairs of documents without content terms
+// whose contents are equal (after dupNormal) and not empty.
+func (t *dupTable) exactPairs(seg *segment, ps *pairSet) {
 	for i, nh := 0, len(t.byHash); i < nh; {
 		j := i + 1
 		for j < nh && t.hash[t.byHash[j]] == t.hash[t.byHash[i]] {
 			j++
 		}
 		for a := i; a < j && t.hash[t.byHash[i]] != emptyHash; a++ {
-			for b := a + 1; b < j && !full(t.byHash[a]); b++ {
+			for b := a + 1; b < j && !ps.full(t.byHash[a]); b++ {
 				x, y := t.byHash[a], t.byHash[b]
-				if !full(y) && dupNormal(seg.docs[x].Content) == dupNormal(seg.docs[y].Content) {
-					pair(x, y)
+				if !ps.full(y) && dupNormal(seg.docs[x].Content) == dupNormal(seg.docs[y].Content) {
+					ps.add(x, y)
 				}
 			}
 		}
 		i = j
 	}
+}
+
+// prefixIndex is the prefix filter's inverted index. Under one global
+// order of the terms (rarest first: document frequency, then id), a
+// document's prefix is its first prefixLen(n) content terms; two sets
+// with Jaccard ≥ t share at least ⌈t·max(|x|,|y|)⌉ terms, so their
+// prefixes share one (the first of their common terms in that order is
+// in both). The documents with content terms are taken by size (number
+// of distinct content terms, then ord), and each term lists the
+// positions, in that order, of the documents whose prefix holds it.
+type prefixIndex struct {
+	order  []uint32 // the documents with content terms, by size then ord
+	pre    []uint32 // the prefix term ids of order[p]: pre[pstart[p]:pstart[p+1]]
+	pstart []uint32
+	start  []uint32 // by term id: its positions are ent[start[id]:start[id+1]]
+	ent    []uint32
+	first  []uint32 // by term id: start[id], for nearPairs' cursors
+}
+
+// prefixes makes the prefix index of the documents, whose numbers of
+// distinct content terms are ctn.
+func (f *forward) prefixes(seg *segment, ctn []uint32) *prefixIndex {
+	nt := seg.nTerms()
 	// Term ids by rank, rarest first (df, then id), and each id's rank:
 	// choosing a document's rarest terms compares plain numbers.
-	byRank := make([]uint64, seg.nTerms())
+	byRank := make([]uint64, nt)
 	for id := range byRank {
 		byRank[id] = uint64(seg.listLen(uint32(id)))<<32 | uint64(id)
 	}
 	slices.Sort(byRank)
-	rank := make([]uint32, len(byRank))
+	rank := make([]uint32, nt)
 	for r, x := range byRank {
 		rank[uint32(x)] = uint32(r)
 	}
-	mark := make([]uint32, seg.nTerms()) // by term id: x+1 when x has it
-	seen := make([]uint32, n)            // by doc: x+1 when a candidate of x
-	cur := make([]uint32, seg.nTerms())  // by term id: its list's first doc not yet passed
-	var pre []uint32
+	pi := &prefixIndex{}
+	for d, c := range ctn {
+		if c > 0 {
+			pi.order = append(pi.order, uint32(d))
+		}
+	}
+	slices.SortStableFunc(pi.order, func(a, b uint32) int { return cmp.Compare(ctn[a], ctn[b]) })
+	total := 0
+	for _, d := range pi.order {
+		total += prefixLen(int(ctn[d]))
+	}
+	pi.pre = make([]uint32, 0, total)
+	pi.pstart = make([]uint32, 1, len(pi.order)+1)
+	count := make([]uint32, nt+1) // by term id + 1: its prefix entries
+	for _, d := range pi.order {
+		ids := f.of(d)
+		k := len(pi.pre)
+		pi.pre = appendRarest(pi.pre, ids, rank, prefixLen(len(ids)))
+		for j, r := range pi.pre[k:] {
+			id := uint32(byRank[r])
+			pi.pre[k+j] = id
+			count[id+1]++
+		}
+		pi.pstart = append(pi.pstart, uint32(len(pi.pre)))
+	}
+	for id := range nt {
+		count[id+1] += count[id]
+	}
+	pi.start = count
+	// Fill each list from its end, the positions descending: each comes
+	// out ascending, and the fill counters end at each list's start,
+	// which the near pass takes as its cursors.
+	first := slices.Clone(count[1:])
+	pi.ent = make([]uint32, total)
+	for p := len(pi.order) - 1; p >= 0; p-- {
+		for _, id := range pi.pre[pi.pstart[p]:pi.pstart[p+1]] {
+			first[id]--
+			pi.ent[first[id]] = uint32(p)
+		}
+	}
+	pi.first = first
+	return pi
+}
+
+// appendRarest appends to pre the p smallest ranks of ids (distinct term
+// ids), ascending: one pass that keeps them sorted at pre's end,
+// inserting the few that beat the largest kept (the common case costs
+// one comparison an id, and writes nothing).
+func appendRarest(pre, ids, rank []uint32, p int) []uint32 {
+	k := len(pre)
+	for _, id := range ids {
+		r := rank[id]
+		if len(pre)-k == p {
+			if r >= pre[len(pre)-1] {
+				continue
+			}
+			pre = pre[:len(pre)-1]
+		}
+		pre = append(pre, r)
+		j := len(pre) - 1
+		for j > k && pre[j-1] > r {
+			pre[j] = pre[j-1]
+			j--
+		}
+		pre[j] = r
+	}
+	return pre
+}
+
+// nearPairs adds to ps the near pairs (and exact pairs with content
+// terms, Jaccard 1) of the documents of pi: for each document x in size
+// order, the documents after it in the lists of its prefix terms (the
+// same size or larger, up to the length filter's bound, which ends the
+// walk of a list), each confirmed by the signature filter, the exact
+// Jaccard over the forward table and the value guard. Each pair is met
+// from its smaller document (or the first by ord of two of one size).
+func (f *forward) nearPairs(seg *segment, t *dupTable, pi *prefixIndex, ps *pairSet) {
+	mark := f.seen // by term id: x+1 while x's terms are marked
+	clear(mark)
+	seen := make([]uint32, len(pi.order)) // by position: px+1 once a candidate of x
+	cur := pi.first                       // by term id: the position of its list next to take
 docs:
-	for x := range uint32(n) {
-		ids := f.of(x)
-		nx := len(ids)
-		if nx == 0 || full(x) {
+	for px, x := range pi.order {
+		pre := pi.pre[pi.pstart[px]:pi.pstart[px+1]]
+		if ps.full(x) {
+			for _, id := range pre {
+				cur[id]++
+			}
 			continue
 		}
-		pre = pre[:0]
-		for _, id := range ids {
-			pre = append(pre, rank[id])
-		}
-		p := prefixLen(nx)
-		smallest(pre, p)
-		pre = pre[:p]
-		for k, r := range pre {
-			pre[k] = uint32(byRank[r])
-		}
+		nx := t.ctn[x]
 		marked := false
-		for _, id := range pre {
-			// From x on: each term's cursor only moves forward, as x does.
-			l := seg.pdocs[seg.starts[id]:seg.starts[id+1]]
-			k := cur[id]
-			for int(k) < len(l) && l[k] <= x {
-				k++
-			}
-			cur[id] = k
-			for _, y := range l[k:] {
-				if seen[y] == x+1 || full(y) {
+		for j, id := range pre {
+			// x is its list's next position: those after it follow.
+			cur[id]++
+			for _, py := range pi.ent[cur[id]:pi.start[id+1]] {
+				y := pi.order[py]
+				ny := t.ctn[y]
+				if uint64(nx)*NearDen < NearNum*uint64(ny) {
+					break // too long, as every later one is
+				}
+				if seen[py] == uint32(px)+1 || ps.full(y) {
 					continue
 				}
-				seen[y] = x + 1
-				if !lenOK(uint32(nx), t.ctn[y]) || !sigOK(t.sig[x], t.sig[y], uint32(nx), t.ctn[y]) {
-					continue // too different
+				seen[py] = uint32(px) + 1
+				if !sigOK(t.sig[x], t.sig[y], nx, ny) {
+					continue
 				}
 				if !marked {
-					for _, id := range ids {
+					for _, id := range f.of(x) {
 						mark[id] = x + 1
 					}
 					marked = true
@@ -161,17 +292,18 @@ docs:
 						inter++
 					}
 				}
-				if jaccardOK(inter, nx, int(t.ctn[y])) && valueGuard(seg.docs[x].Content, seg.docs[y].Content) {
-					pair(x, y)
-					if full(x) {
+				if jaccardOK(inter, int(nx), int(ny)) && valueGuard(seg.docs[x].Content, seg.docs[y].Content) {
+					ps.add(x, y)
+					if ps.full(x) {
+						for _, id := range pre[j+1:] {
+							cur[id]++
+						}
 						continue docs
 					}
 				}
 			}
 		}
 	}
-	t.setRel(pairs)
-	return t
 }
 
 // dupCount is the number of duplicates recorded of document ord, the
@@ -190,29 +322,6 @@ func (s *Snapshot) dupCount(ord int32) int {
 // per two copies. Past it a copy may go unreported and uncollapsed; none
 // is ever reported or collapsed wrongly.
 const MaxDuplicates = 64
-
-// smallest moves the p smallest values of xs to its front: one pass
-// that keeps them sorted in xs[:p], inserting the few that beat the
-// largest kept (the common case costs one comparison a value).
-func smallest(xs []uint32, p int) {
-	if p >= len(xs) {
-		return
-	}
-	slices.Sort(xs[:p])
-	for j := p; j < len(xs); j++ {
-		v := xs[j]
-		if v >= xs[p-1] {
-			continue
-		}
-		xs[j] = xs[p-1]
-		k := p - 1
-		for k > 0 && xs[k-1] > v {
-			xs[k] = xs[k-1]
-			k--
-		}
-		xs[k] = v
-	}
-}
 
 // relOf makes the symmetric relation of pairs: each list ascending,
 // without repeats.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -29,10 +30,16 @@ func dupCorpus(n int) []store.Entry {
 // store (importer.Plan.Write, batched) and its duplicate report
 // (Memory.DuplicatesOf: the index built once, with the persisted copy,
 // and looked at), detection on and off (retrieve.Options.NoDuplicates:
-// the same build without it), alternated in one run. sec-on and sec-off
-// are the mean seconds of each, ratio their quotient.
+// the same build without it). Each iteration is one pair over the same
+// corpus, off then on (on then off every other pair, so that neither
+// always runs second), so -benchtime 12x is twelve pairs. ratio-median
+// is the median of the pairs' wall-clock quotients on/off, and
+// cpu-ratio-median that of their process CPU time (user + system, all
+// goroutines, the copy's save included): the figures to read on a loaded
+// machine. sec-on and sec-off are the mean seconds of each, ratio their
+// quotient, and cpu-ratio the quotient of the total CPU times.
 //
-//	go test -run XXX -bench ImportDuplicates -benchtime 4x ./service/
+//	go test -run XXX -bench ImportDuplicates -benchtime 12x ./service/
 func BenchmarkImportDuplicates(b *testing.B) {
 	ctx := context.Background()
 	es := dupCorpus(100_000)
@@ -41,16 +48,14 @@ func BenchmarkImportDuplicates(b *testing.B) {
 		plan.Items = append(plan.Items, importer.Item{Where: fmt.Sprint(i), Entry: e})
 	}
 	keys := plan.Keys()
-	var on, off time.Duration
-	var non, noff int
-	i := 0
-	for b.Loop() {
-		nodup := i%2 == 1
+	// run imports the corpus once and reports its wall and CPU time.
+	run := func(nodup bool) (wall, cpu time.Duration) {
 		st, err := bolt.Open(filepath.Join(b.TempDir(), "m.db"), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		t0 := time.Now()
+		defer st.Close()
+		c0, t0 := processCPU(b), time.Now()
 		if _, err := plan.Write(ctx, st, importer.WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
@@ -60,26 +65,44 @@ func BenchmarkImportDuplicates(b *testing.B) {
 			b.Fatal(err)
 		}
 		m.Close() // waits for the copy's save
-		el := time.Since(t0)
-		st.Close()
-		if nodup {
-			off += el
-			noff++
-		} else {
-			on += el
-			non++
-			if d.Count < 900 {
-				b.Fatalf("%d duplicates reported", d.Count)
-			}
+		wall, cpu = time.Since(t0), processCPU(b)-c0
+		if !nodup && d.Count < 900 {
+			b.Fatalf("%d duplicates reported", d.Count)
 		}
+		return wall, cpu
+	}
+	var on, off, cpuOn, cpuOff time.Duration
+	var ratios, cpuRatios []float64
+	i := 0
+	for b.Loop() {
+		var w, c [2]time.Duration // [0] off, [1] on
+		for _, k := range [][2]int{{0, 1}, {1, 0}}[i%2] {
+			w[k], c[k] = run(k == 0)
+		}
+		off, on, cpuOff, cpuOn = off+w[0], on+w[1], cpuOff+c[0], cpuOn+c[1]
+		ratios = append(ratios, w[1].Seconds()/w[0].Seconds())
+		cpuRatios = append(cpuRatios, c[1].Seconds()/c[0].Seconds())
 		i++
 	}
-	if non > 0 && noff > 0 {
-		a, z := on.Seconds()/float64(non), off.Seconds()/float64(noff)
-		b.ReportMetric(a, "sec-on")
-		b.ReportMetric(z, "sec-off")
-		b.ReportMetric(a/z, "ratio")
+	if i > 0 {
+		b.ReportMetric(on.Seconds()/float64(i), "sec-on")
+		b.ReportMetric(off.Seconds()/float64(i), "sec-off")
+		b.ReportMetric(on.Seconds()/off.Seconds(), "ratio")
+		b.ReportMetric(median(ratios), "ratio-median")
+		b.ReportMetric(cpuOn.Seconds()/cpuOff.Seconds(), "cpu-ratio")
+		b.ReportMetric(median(cpuRatios), "cpu-ratio-median")
 	}
+}
+
+// median is the median of xs (the mean of the middle two for an even
+// count), which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // BenchmarkAddDuplicates: Memory.Add of a new entry into a bolt store of
