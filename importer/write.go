@@ -184,6 +184,14 @@ func listKeys(ctx context.Context, st store.Store, n int) (map[store.Key]bool, e
 	return known, nil
 }
 
+// keptCreated reports whether m keeps a created its file gives that
+// recall cannot read (store.UnparsedKeys).
+func keptCreated(m store.Meta) bool {
+	vals, _ := store.UnparsedValues(m)
+	_, ok := vals["created"]
+	return ok
+}
+
 // writeOne adds, replaces or leaves one entry, counting it in rep.
 func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Report) error {
 	var outcome *int
@@ -195,6 +203,7 @@ func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Repor
 		}
 		want := e
 		_, unparsed := e.Meta.Extra[store.UnparsedFrontMatter]
+		unparsed = unparsed || keptCreated(e.Meta)
 		if want.Meta.Created.IsZero() || it.CreatedFromFile && !old.Meta.Created.IsZero() && !old.Meta.Created.After(want.Meta.Created) ||
 			it.CreatedFromFile && unparsed && old.Meta.Created.IsZero() {
 			// (A folder store keeps no created for a note whose front
