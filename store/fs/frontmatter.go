@@ -116,8 +116,8 @@ func UnparsedKeyProblems(m store.Meta) []string {
 		if _, err := parseMeta([]byte(strings.Repeat("\n", v.Line-1) + v.YAML)); err != nil {
 			why = strings.TrimPrefix(err.Error(), k+": ")
 		}
-		if k == keyTags {
-			// The tags errors name the shape, not the value: add it.
+		if !strings.Contains(why, `"`) {
+			// An error about the value's shape names the shape: add the value.
 			text := strings.TrimSpace(strings.TrimPrefix(strings.ReplaceAll(v.YAML, "\r\n", "\n"), k+":"))
 			why += " (" + strconv.Quote(text) + ")"
 		}

@@ -119,6 +119,20 @@ func TestUnreadValuesKeptOnWrite(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != unreadNote+"more\n" {
 		t.Errorf("after an append:\n%s\nwant\n%s", got, unreadNote+"more\n")
 	}
+	flow := "---\n{up: \"[[Parent]]\", created: undefined,   updated: [a, b]}\n---\nbody\n"
+	writeFile(t, filepath.Join(root, "notes", "Flow.md"), flow)
+	fe, err := s.Get(ctx, "notes", "Flow")
+	wantFlow := []string{
+		`front matter: created: line 2: "undefined" is not a time such as 2024-03-01T09:30:00Z; kept as written, the value is ignored`,
+		`front matter: updated: line 2: is a list, want a time such as 2024-03-01T09:30:00Z ("[a, b]"); kept as written, the value is ignored`,
+	}
+	if got := UnparsedWarnings(fe.Meta); err != nil || fe.Meta.Extra["up"] != "[[Parent]]" || !slices.Equal(got, wantFlow) {
+		t.Errorf("flow mapping: %+v, %v: %q", fe.Meta, err, got)
+	}
+	appendBody("Flow")
+	if got, _ := os.ReadFile(filepath.Join(root, "notes", "Flow.md")); string(got) != flow+"more\n" {
+		t.Errorf("after an append (flow mapping):\n%q", got)
+	}
 	appendBody("Crlf")
 	if got, _ := os.ReadFile(filepath.Join(root, "notes", "Crlf.md")); string(got) != crlf+"more\n" {
 		t.Errorf("after an append (CRLF):\n%q", got)
