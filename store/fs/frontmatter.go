@@ -348,6 +348,11 @@ func parseMetaLenient(fm []byte, keep bool) (store.Meta, error) {
 			return m, fmt.Errorf("line %d: key %q appears twice", k.Line, k.Value)
 		}
 		seen[k.Value] = true
+		if k.Value == store.UnparsedKeys {
+			// Recall's own key for what it keeps unread: a note that
+			// writes it itself is kept whole, not taken for recall's.
+			return m, fmt.Errorf("line %d: key %q is the one recall keeps unreadable values under; rename it", k.Line, k.Value)
+		}
 		var err error
 		switch k.Value {
 		case keyTags:

@@ -212,3 +212,13 @@ func TestUnreadValuesValidated(t *testing.T) {
 		}
 	}
 }
+
+// A note that writes recall's own key itself is kept whole, so that no
+// write takes the user's key for recall's (and drops it).
+func TestUnparsedKeysInFile(t *testing.T) {
+	file := "---\nup: x\nunparsed_keys: {created: {yaml: \"created: y\\n\", line: 2}}\n---\nbody\n"
+	m, content, err := parseFile([]byte(file))
+	if block, _ := m.Extra[store.UnparsedFrontMatter].(string); err != nil || block+content != file || !strings.Contains(UnparsedProblem(m), `line 3: key "unparsed_keys" is the one recall keeps`) {
+		t.Errorf("%+v %q %v: %q", m, content, err, UnparsedProblem(m))
+	}
+}
