@@ -71,9 +71,20 @@ func TestImportUnreadValuesRoundTrip(t *testing.T) {
 	if e.Meta.Extra["up"] != "[[Parent]]" || !slices.Equal(store.Aliases(e.Meta), []string{"Bee"}) || e.Meta.Created.IsZero() || len(e.Meta.Tags) != 0 {
 		t.Errorf("in bolt: %+v", e.Meta)
 	}
-	// Again: unchanged.
+	// Again: unchanged, into bolt and into a folder store (whose file
+	// has the kept lines elsewhere than the vault's note).
 	if rep, err := p.Write(ctx, db, importer.WriteOptions{}); err != nil || rep.Unchanged != 2 {
 		t.Errorf("re-import: %+v, %v", rep, err)
+	}
+	folder, err := fsstore.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer folder.Close()
+	for i, want := range []int{2, 0} {
+		if rep, err := p.Write(ctx, folder, importer.WriteOptions{}); err != nil || rep.Added != want || rep.Unchanged != 2-want {
+			t.Errorf("import %d into a folder: %+v, %v", i+1, rep, err)
+		}
 	}
 
 	out := filepath.Join(t.TempDir(), "export")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
@@ -262,10 +263,29 @@ func sameExtra(a, b map[string]any) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	a, b = keptText(a), keptText(b)
 	ja, errA := json.Marshal(a)
 	jb, errB := json.Marshal(b)
 	if errA != nil || errB != nil {
 		return reflect.DeepEqual(a, b)
 	}
 	return string(ja) == string(jb)
+}
+
+// keptText is extra with the values kept under store.UnparsedKeys as
+// their text alone: the line they were read from is where a file has
+// them, which a folder store writing the note elsewhere changes, and no
+// change of the note.
+func keptText(extra map[string]any) map[string]any {
+	vals, err := store.UnparsedValues(store.Meta{Extra: extra})
+	if err != nil || vals == nil {
+		return extra
+	}
+	texts := make(map[string]any, len(vals))
+	for k, v := range vals {
+		texts[k] = v.YAML
+	}
+	out := maps.Clone(extra)
+	out[store.UnparsedKeys] = texts
+	return out
 }
