@@ -60,8 +60,8 @@ func UnparsedValues(m Meta) (map[string]UnparsedValue, error) {
 			return nil, fmt.Errorf("%s: %s: yaml must be the key's lines, %q and its value, ending in a line break", UnparsedKeys, k, k+":")
 		}
 		line, ok := intValue(fields["line"])
-		if !ok || line < 1 {
-			return nil, fmt.Errorf("%s: %s: line must be a number from 1", UnparsedKeys, k)
+		if !ok || line < 1 || line > MaxMetaBytes {
+			return nil, fmt.Errorf("%s: %s: line must be a number from 1 to %d", UnparsedKeys, k, MaxMetaBytes)
 		}
 		if len(fields) != 2 {
 			return nil, fmt.Errorf("%s: %s: holds keys besides yaml and line", UnparsedKeys, k)

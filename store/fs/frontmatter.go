@@ -113,8 +113,8 @@ func UnparsedKeyProblems(m store.Meta) []string {
 			continue
 		}
 		why := "cannot be read"
-		if _, err := parseMeta([]byte(strings.Repeat("\n", v.Line-1) + v.YAML)); err != nil {
-			why = strings.TrimPrefix(err.Error(), k+": ")
+		if _, err := parseMeta([]byte(v.YAML)); err != nil {
+			why = shiftLine(strings.TrimPrefix(err.Error(), k+": "), v.Line-1)
 		}
 		if !strings.Contains(why, `"`) {
 			// An error about the value's shape names the shape: add the value.
@@ -124,6 +124,18 @@ func UnparsedKeyProblems(m store.Meta) []string {
 		out = append(out, "front matter: "+k+": "+why)
 	}
 	return out
+}
+
+// shiftLine adds by to the line number that msg starts with ("line 2:
+// ..."), the line of a kept value's text, to give the file's.
+func shiftLine(msg string, by int) string {
+	rest, ok := strings.CutPrefix(msg, "line ")
+	num, tail, ok2 := strings.Cut(rest, ":")
+	n, err := strconv.Atoi(num)
+	if !ok || !ok2 || err != nil {
+		return msg
+	}
+	return "line " + strconv.Itoa(n+by) + ":" + tail
 }
 
 // keepUnparsed keeps the value v of key k, which recall cannot read, in

@@ -203,6 +203,7 @@ func TestUnreadValuesValidated(t *testing.T) {
 		{store.UnparsedKeys: map[string]any{"created": map[string]any{"yaml": "updated: x\n", "line": 2}}},
 		{store.UnparsedKeys: map[string]any{"created": map[string]any{"yaml": "created: x\nupdated: y\n", "line": 2}}},
 		{store.UnparsedKeys: map[string]any{"created": map[string]any{"yaml": "created: x\n"}}},
+		{store.UnparsedKeys: map[string]any{"created": map[string]any{"yaml": "created: x\n", "line": 1 << 40}}},
 	} {
 		e := store.Entry{Category: "a", Name: "b", Content: "x\n", Meta: store.Meta{Extra: extra}}
 		if err := store.Validate(e); err == nil {
