@@ -141,8 +141,10 @@ func shiftLine(msg string, by int) string {
 // keepUnparsed keeps the value v of key k, which recall cannot read, in
 // m under store.UnparsedKeys: the key's lines of fm as the file wrote them
 // (d, when fm is a block mapping it can take apart), else the key and
-// value as YAML writes them.
-func keepUnparsed(m *store.Meta, d *fmDoc, k, v *yaml.Node) {
+// value as YAML writes them. ok is false when that text does not stand
+// alone (an alias of an anchor elsewhere): the front matter is then kept
+// whole.
+func keepUnparsed(m *store.Meta, d *fmDoc, k, v *yaml.Node) (ok bool) {
 	text := ""
 	if d != nil {
 		for _, fk := range d.keys {
@@ -155,12 +157,15 @@ func keepUnparsed(m *store.Meta, d *fmDoc, k, v *yaml.Node) {
 	if text == "" {
 		s, err := encodeMapping(k.Value, v)
 		if err != nil {
-			return
+			return false
 		}
 		text = s
 	}
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
+	}
+	if !keptTextOK(k.Value, text) {
+		return false
 	}
 	if m.Extra == nil {
 		m.Extra = make(map[string]any)
@@ -171,6 +176,7 @@ func keepUnparsed(m *store.Meta, d *fmDoc, k, v *yaml.Node) {
 		m.Extra[store.UnparsedKeys] = kept
 	}
 	kept[k.Value] = map[string]any{"yaml": text, "line": k.Line}
+	return true
 }
 
 // keptValue returns the text m keeps under store.UnparsedKeys for the
@@ -204,14 +210,24 @@ func checkKept(m store.Meta) error {
 		return &metaError{store.UnparsedKeys, err.Error()}
 	}
 	for k, v := range vals {
-		var doc yaml.Node
-		err := yaml.Unmarshal([]byte(v.YAML), &doc)
-		if err != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode || doc.Content[0].Style&yaml.FlowStyle != 0 ||
-			len(doc.Content[0].Content) != 2 || doc.Content[0].Content[0].Value != k || doc.Content[0].Content[0].Column != 1 {
+		if !keptTextOK(k, v.YAML) {
 			return &metaError{store.UnparsedKeys, fmt.Sprintf("%s: %q is not one YAML key %q and its value", k, v.YAML, k)}
 		}
 	}
 	return nil
+}
+
+// keptTextOK reports whether text is YAML that a front matter holds as
+// it is, alone: one key, key, at the start of its line.
+func keptTextOK(key, text string) bool {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	if dec.Decode(&doc) != nil || dec.Decode(new(yaml.Node)) != io.EOF {
+		return false
+	}
+	return len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode && doc.Content[0].Style&yaml.FlowStyle == 0 &&
+		len(doc.Content[0].Content) == 2 && doc.Content[0].Content[0].Value == key && doc.Content[0].Content[0].Column == 1 &&
+		doc.Content[0].Content[0].Line == 1
 }
 
 // renderKept is renderFile for metadata that keeps values under
@@ -399,8 +415,9 @@ func parseMetaLenient(fm []byte, keep bool) (store.Meta, error) {
 				}
 				doc0 = &d
 			}
-			keepUnparsed(&m, doc0, k, v)
-			continue
+			if keepUnparsed(&m, doc0, k, v) {
+				continue
+			}
 		}
 		if err != nil {
 			return m, fmt.Errorf("%s: %w", k.Value, err)

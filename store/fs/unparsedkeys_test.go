@@ -223,3 +223,14 @@ func TestUnparsedKeysInFile(t *testing.T) {
 		t.Errorf("%+v %q %v: %q", m, content, err, UnparsedProblem(m))
 	}
 }
+
+// A value that does not stand alone (an alias of an anchor of another
+// key) keeps the front matter whole, as before: its text could not be
+// written back without the anchor.
+func TestUnreadValueAlias(t *testing.T) {
+	file := "---\nbase: &b {a: 1}\ntags: *b\n---\nbody\n"
+	m, content, err := parseFile([]byte(file))
+	if block, _ := m.Extra[store.UnparsedFrontMatter].(string); err != nil || block+content != file {
+		t.Errorf("%+v %q %v", m, content, err)
+	}
+}
