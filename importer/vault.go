@@ -128,6 +128,10 @@ func ReadVault(ctx context.Context, root string, opts VaultOptions) (*Plan, erro
 		it.Where = path
 		if problem := fsstore.UnparsedProblem(it.Entry.Meta); problem != "" {
 			p.Warnings = append(p.Warnings, Skip{Where: path, Reason: oneLine(problem) + "; kept verbatim, the note is imported without its properties"})
+		} else {
+			for _, w := range fsstore.UnparsedWarnings(it.Entry.Meta) {
+				p.Warnings = append(p.Warnings, Skip{Where: path, Reason: oneLine(w)})
+			}
 		}
 		p.addItem(it)
 		return nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
@@ -184,6 +185,14 @@ func listKeys(ctx context.Context, st store.Store, n int) (map[store.Key]bool, e
 	return known, nil
 }
 
+// keptCreated reports whether m keeps a created its file gives that
+// recall cannot read (store.UnparsedKeys).
+func keptCreated(m store.Meta) bool {
+	vals, _ := store.UnparsedValues(m)
+	_, ok := vals["created"]
+	return ok
+}
+
 // writeOne adds, replaces or leaves one entry, counting it in rep.
 func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Report) error {
 	var outcome *int
@@ -195,6 +204,7 @@ func (p *Plan) writeOne(ctx context.Context, st store.Store, it Item, rep *Repor
 		}
 		want := e
 		_, unparsed := e.Meta.Extra[store.UnparsedFrontMatter]
+		unparsed = unparsed || keptCreated(e.Meta)
 		if want.Meta.Created.IsZero() || it.CreatedFromFile && !old.Meta.Created.IsZero() && !old.Meta.Created.After(want.Meta.Created) ||
 			it.CreatedFromFile && unparsed && old.Meta.Created.IsZero() {
 			// (A folder store keeps no created for a note whose front
@@ -253,10 +263,29 @@ func sameExtra(a, b map[string]any) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	a, b = keptText(a), keptText(b)
 	ja, errA := json.Marshal(a)
 	jb, errB := json.Marshal(b)
 	if errA != nil || errB != nil {
 		return reflect.DeepEqual(a, b)
 	}
 	return string(ja) == string(jb)
+}
+
+// keptText is extra with the values kept under store.UnparsedKeys as
+// their text alone: the line they were read from is where a file has
+// them, which a folder store writing the note elsewhere changes, and no
+// change of the note.
+func keptText(extra map[string]any) map[string]any {
+	vals, err := store.UnparsedValues(store.Meta{Extra: extra})
+	if err != nil || vals == nil {
+		return extra
+	}
+	texts := make(map[string]any, len(vals))
+	for k, v := range vals {
+		texts[k] = v.YAML
+	}
+	out := maps.Clone(extra)
+	out[store.UnparsedKeys] = texts
+	return out
 }

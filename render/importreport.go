@@ -38,14 +38,17 @@ func WriteImportReport(w io.Writer, plan *importer.Plan, rep importer.Report, du
 }
 
 // WriteFrontMatterWarnings writes, for each entry whose front matter a
-// folder store kept verbatim because it does not parse
-// (store.UnparsedFrontMatter), a line "warning: category:name: <why>;
-// kept verbatim, read without its properties": what `recall ls` says when
-// it reads the entries (--long, --json).
+// folder store could not read in full, a line per problem
+// (fsstore.UnparsedWarnings): "warning: category:name: <why>; kept
+// verbatim, read without its properties" for a block that does not parse
+// (store.UnparsedFrontMatter), "warning: category:name: front matter:
+// created: line 2: ...; kept as written, the value is ignored" for a value
+// recall cannot read (store.UnparsedKeys). What `recall ls` says when it
+// reads the entries (--long, --json), and `recall reindex`.
 func WriteFrontMatterWarnings(w io.Writer, entries []store.Entry) {
 	for _, e := range entries {
-		if p := fsstore.UnparsedProblem(e.Meta); p != "" {
-			fmt.Fprintf(w, "warning: %s: %s; kept verbatim, read without its properties\n", service.Visible(store.DisplayKey(e.Key())), service.OneLine(p))
+		for _, p := range fsstore.UnparsedWarnings(e.Meta) {
+			fmt.Fprintf(w, "warning: %s: %s\n", service.Visible(store.DisplayKey(e.Key())), service.OneLine(p))
 		}
 	}
 }

@@ -18,7 +18,8 @@ type ReindexReport struct {
 	// which, and its problems); nil when no snapshot could be taken.
 	Validity *retrieve.Validity
 	// Unparsed are the entries read whose front matter the store kept
-	// verbatim (store.UnparsedFrontMatter), in walk order, without their
+	// verbatim (store.UnparsedFrontMatter) or whose values it kept unread
+	// (store.UnparsedKeys), in walk order, without their
 	// content: what render.WriteFrontMatterWarnings warns about, as
 	// `recall ls --long` and `recall import` do.
 	Unparsed []store.Entry
@@ -31,7 +32,8 @@ func Reindex(ctx context.Context, st store.Store, an *index.Analyzer) (ReindexRe
 	start := time.Now()
 	var unparsed []store.Entry
 	opts := retrieve.Options{Analyzer: an, OnRead: func(e store.Entry) {
-		if _, ok := e.Meta.Extra[store.UnparsedFrontMatter]; ok {
+		_, whole := e.Meta.Extra[store.UnparsedFrontMatter]
+		if _, kept := e.Meta.Extra[store.UnparsedKeys]; whole || kept {
 			e.Content = ""
 			unparsed = append(unparsed, e)
 		}

@@ -74,7 +74,9 @@ func nfc(s string) string {
 // Validate checks an entry that is about to be written against the rules
 // of SPEC §1. Category and name are checked in their NFC form (what a
 // backend stores); an entry in another normal form is valid. Each tag
-// must pass ValidateTag.
+// must pass ValidateTag. Meta.Extra must not hold tags, created or updated
+// (the fields of those names) and what it keeps under UnparsedKeys must be
+// of that key's form.
 func Validate(e Entry) error {
 	if err := ValidateCategory(e.Category); err != nil {
 		return err
@@ -86,6 +88,9 @@ func Validate(e Entry) error {
 		if err := ValidateTag(t); err != nil {
 			return err
 		}
+	}
+	if err := checkExtra(e.Meta); err != nil {
+		return err
 	}
 	return ValidateContent(e.Content)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/recallhq/recall/internal/zipsafe"
@@ -58,5 +59,55 @@ func TestOddVaultDisplayNames(t *testing.T) {
 	structured("list", map[string]any{"category": "Readwise"}, &page)
 	if len(page.Entries) != 2 || page.Entries[0].DisplayName != "Readwise:Cut title." {
 		t.Errorf("list: %+v", page.Entries)
+	}
+}
+
+// The text answers a model reads show a mapped name as written, as
+// display_name does: the retrieve tool's hits, links and their via, the
+// get tool's head line and the list tool's lines; the content and its
+// links stay as written in the note. On main they showed the identity
+// (Questions:What is it%3F).
+func TestOddVaultTextShowsNamesAsWritten(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the file system refuses these names")
+	}
+	vault := filepath.Join(t.TempDir(), "vault")
+	if err := zipsafe.CopyTree(filepath.Join("..", "..", "importer", "testdata", "oddvault"), vault); err != nil {
+		t.Fatal(err)
+	}
+	st, err := fsstore.Open(vault, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := service.New(st, service.Options{})
+	t.Cleanup(func() { m.Close(); st.Close() })
+	cs := connect(t, m)
+	out := text(callTool(t, cs, "retrieve", map[string]any{"query": "lighthouses keepers"}))
+	if !strings.HasPrefix(out, "[hit] Questions:What is it? (") {
+		t.Errorf("retrieve:\n%s", out)
+	}
+	out = text(callTool(t, cs, "retrieve", map[string]any{"query": "home links", "budget_tokens": 4000}))
+	for _, want := range []string{
+		"[hit] _root:Home (",
+		"\n[link via _root:Home] Questions:What is it?\n",
+		"\n[link via _root:Home] Questions:Q3: plan\n",
+		"\n[link via _root:Home] Readwise:Cut title.\n",
+		"Links: [[What is it?]], [[Q3: plan]]", // the content as written
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("retrieve lacks %q:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "[") && strings.Contains(line, "%") {
+			t.Errorf("a header shows an identity: %q", line)
+		}
+	}
+	if out := text(callTool(t, cs, "get", map[string]any{"category": "Questions", "name": "What is it?"})); !strings.HasPrefix(out, "Questions:What is it?") {
+		t.Errorf("get:\n%s", out)
+	}
+	out = text(callTool(t, cs, "list", map[string]any{"category": "Readwise"}))
+	if !strings.HasPrefix(out, "Readwise:Cut title. (") || !strings.Contains(out, "\nReadwise:Trailing%20 (") {
+		t.Errorf("list (a name ending in a space keeps its identity):\n%s", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
@@ -48,21 +49,37 @@ func renderResult(res *retrieve.Result, budget int, explain bool) string {
 	if explain && len(res.Dropped) > 0 {
 		dropped := make([]string, len(res.Dropped))
 		for i, it := range res.Dropped {
-			dropped[i] = fmt.Sprintf("%s (%d tokens)", keyString(it.Category, it.Name), it.TokensEst)
+			dropped[i] = fmt.Sprintf("%s (%d tokens)", displayKey(it.Category, it.Name), it.TokensEst)
 		}
 		fmt.Fprintf(&b, "Dropped by the token budget: %s\n", strings.Join(dropped, ", "))
 	}
 	return b.String()
 }
 
+// displayKey is a key as the text answers show it: as written
+// (store.DisplayKey, the display_name of the JSON answers: "Questions:What
+// is it?" for the identity "Questions:What is it%3F"), which the tools
+// accept as the name too (store.NameKey); the identity itself when the
+// name as written holds a control character or ends in a space, which
+// a reader could not tell apart. Content, and the links in it, is shown
+// as it is.
+func displayKey(category, name string) string {
+	k := store.Key{Category: category, Name: name}
+	d := store.MappedDisplayKey(k)
+	if d == "" || strings.HasSuffix(d, " ") || strings.IndexFunc(d, unicode.IsControl) >= 0 {
+		return k.String()
+	}
+	return d
+}
+
 func renderItemHeader(it retrieve.Item) string { return itemHeader(it) + validityNote(it) }
 
 func itemHeader(it retrieve.Item) string {
-	key := keyString(it.Category, it.Name)
+	key := displayKey(it.Category, it.Name)
 	if it.Source == retrieve.SourceLink {
 		via := ""
 		if it.Via != nil {
-			via = " via " + keyString(it.Via.Category, it.Via.Name)
+			via = " via " + displayKey(it.Via.Category, it.Via.Name)
 		}
 		h := "[link" + via + "] " + key
 		if it.Date != "" {
@@ -138,7 +155,7 @@ func renderEntry(e store.Entry) string {
 	if !e.Meta.Updated.IsZero() {
 		meta = append(meta, "updated "+e.Meta.Updated.UTC().Format(time.DateOnly))
 	}
-	head := e.Key().String()
+	head := displayKey(e.Category, e.Name)
 	if len(meta) > 0 {
 		head += " (" + strings.Join(meta, "; ") + ")"
 	}
@@ -148,7 +165,7 @@ func renderEntry(e store.Entry) string {
 func renderList(p service.ListPage) string {
 	var b strings.Builder
 	for _, it := range p.Entries {
-		fmt.Fprintf(&b, "%s (%d tokens", keyString(it.Category, it.Name), it.TokensEst)
+		fmt.Fprintf(&b, "%s (%d tokens", displayKey(it.Category, it.Name), it.TokensEst)
 		if tags, ok := it.Meta[service.MetaTags].([]string); ok && len(tags) > 0 {
 			fmt.Fprintf(&b, "; tags: %s", strings.Join(tags, ", "))
 		}

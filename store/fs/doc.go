@@ -47,7 +47,10 @@
 // Get, Update, Delete and Path accept the name as written too
 // (store.NameKey). Front matter that does not parse is kept verbatim (see
 // store.UnparsedFrontMatter and UnparsedProblem): the note is read, and a
-// write that keeps that value keeps the block byte for byte.
+// write that keeps that value keeps the block byte for byte. In front
+// matter that parses, a value of tags, created or updated that recall
+// cannot read is kept as its text (store.UnparsedKeys), the other keys
+// read as usual; UnparsedWarnings says what is kept either way.
 //
 // On a case-insensitive file system (the macOS and Windows defaults, FAT),
 // "Note.md" and "note.md" are one file. There Put refuses, with a

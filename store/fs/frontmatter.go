@@ -42,17 +42,20 @@ const maxMetaDepth = 20000
 // from the top of the file.
 //
 // Front matter that does not parse (YAML that strict YAML refuses, such
-// as "excerpt: a: b" or a template's "{{title}}", or values recall cannot
-// read, such as "created: soon") is not an error: the note is read with
-// the block kept verbatim, delimiter lines included, as the one metadata
-// key store.UnparsedFrontMatter, and its body as content (see
-// UnparsedProblem for why it did not parse).
+// as "excerpt: a: b" or a template's "{{title}}", a key written twice) is
+// not an error: the note is read with the block kept verbatim, delimiter
+// lines included, as the one metadata key store.UnparsedFrontMatter, and
+// its body as content (see UnparsedProblem for why it did not parse). In
+// valid YAML, a value of tags, created or updated that recall cannot read
+// ("created: undefined", a template's "<% tp.date.now() %>") is kept as
+// its text under store.UnparsedKeys, and every other key is read as usual
+// (see UnparsedWarnings).
 func parseFile(b []byte) (store.Meta, string, error) {
 	fm, body, ok := splitFrontMatter(b)
 	if !ok {
 		return store.Meta{}, string(b), nil
 	}
-	m, err := parseMeta(fm)
+	m, err := parseMetaLenient(fm, true)
 	if err != nil {
 		block := string(b[:len(b)-len(body)])
 		return store.Meta{Extra: map[string]any{store.UnparsedFrontMatter: block}}, string(body), nil
@@ -72,6 +75,195 @@ func UnparsedProblem(m store.Meta) string {
 		return "front matter: " + err.Error()
 	}
 	return ""
+}
+
+// UnparsedWarnings is the one rule of what recall says about a note whose
+// front matter it could not read in full (`recall ls --long`, `recall
+// reindex`, `recall import`): one text per problem, naming the key, the
+// value and the file's line, and what recall did about it. A block kept
+// verbatim (store.UnparsedFrontMatter) gives "front matter: <why>; kept
+// verbatim, read without its properties"; each value kept under
+// store.UnparsedKeys gives "front matter: created: line 2: \"undefined\"
+// is not a time such as 2024-03-01T09:30:00Z; kept as written, the value
+// is ignored". nil for a note read whole.
+func UnparsedWarnings(m store.Meta) []string {
+	if p := UnparsedProblem(m); p != "" {
+		return []string{p + "; kept verbatim, read without its properties"}
+	}
+	var out []string
+	for _, p := range UnparsedKeyProblems(m) {
+		out = append(out, p+"; kept as written, the value is ignored")
+	}
+	return out
+}
+
+// UnparsedKeyProblems says, for each value m keeps under
+// store.UnparsedKeys (in the order tags, created, updated), why recall
+// cannot read it: "front matter: created: line 2: \"undefined\" is not a
+// time such as 2024-03-01T09:30:00Z".
+func UnparsedKeyProblems(m store.Meta) []string {
+	vals, err := store.UnparsedValues(m)
+	if err != nil || len(vals) == 0 {
+		return nil
+	}
+	var out []string
+	for _, k := range []string{keyTags, keyCreated, keyUpdated} {
+		v, ok := vals[k]
+		if !ok {
+			continue
+		}
+		why := "cannot be read"
+		if _, err := parseMeta([]byte(v.YAML)); err != nil {
+			why = shiftLine(strings.TrimPrefix(err.Error(), k+": "), v.Line-1)
+		}
+		if !strings.Contains(why, `"`) {
+			// An error about the value's shape names the shape: add the value.
+			text := strings.TrimSpace(strings.TrimPrefix(strings.ReplaceAll(v.YAML, "\r\n", "\n"), k+":"))
+			why += " (" + strconv.Quote(text) + ")"
+		}
+		out = append(out, "front matter: "+k+": "+why)
+	}
+	return out
+}
+
+// shiftLine adds by to the line number that msg starts with ("line 2:
+// ..."), the line of a kept value's text, to give the file's.
+func shiftLine(msg string, by int) string {
+	rest, ok := strings.CutPrefix(msg, "line ")
+	num, tail, ok2 := strings.Cut(rest, ":")
+	n, err := strconv.Atoi(num)
+	if !ok || !ok2 || err != nil {
+		return msg
+	}
+	return "line " + strconv.Itoa(n+by) + ":" + tail
+}
+
+// keepUnparsed keeps the value v of key k, which recall cannot read, in
+// m under store.UnparsedKeys: the key's lines of fm as the file wrote them
+// (d, when fm is a block mapping it can take apart), else the key and
+// value as YAML writes them. ok is false when that text does not stand
+// alone (an alias of an anchor elsewhere): the front matter is then kept
+// whole.
+func keepUnparsed(m *store.Meta, d *fmDoc, k, v *yaml.Node) (ok bool) {
+	text := ""
+	if d != nil {
+		for _, fk := range d.keys {
+			if fk.key == k || fk.first == k.Line-1 && fk.name == k.Value {
+				text = strings.Join(d.lines[fk.first:fk.end], "")
+				break
+			}
+		}
+	}
+	if text == "" {
+		s, err := encodeMapping(k.Value, v)
+		if err != nil {
+			return false
+		}
+		text = s
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if !keptTextOK(k.Value, text) {
+		return false
+	}
+	if m.Extra == nil {
+		m.Extra = make(map[string]any)
+	}
+	kept, _ := m.Extra[store.UnparsedKeys].(map[string]any)
+	if kept == nil {
+		kept = make(map[string]any)
+		m.Extra[store.UnparsedKeys] = kept
+	}
+	kept[k.Value] = map[string]any{"yaml": text, "line": k.Line}
+	return true
+}
+
+// keptValue returns the text m keeps under store.UnparsedKeys for the
+// front matter key, when that is what a file writes for it: for created
+// and updated whenever m keeps one (the entry's times then live outside
+// the file), for tags unless m.Tags is set (the caller's tags replace it).
+func keptValue(m store.Meta, key string) (string, bool) {
+	if key != keyTags && key != keyCreated && key != keyUpdated {
+		return "", false
+	}
+	if _, ok := m.Extra[store.UnparsedKeys]; !ok {
+		return "", false
+	}
+	if key == keyTags && len(m.Tags) > 0 {
+		return "", false
+	}
+	vals, err := store.UnparsedValues(m)
+	if err != nil {
+		return "", false
+	}
+	v, ok := vals[key]
+	return v.YAML, ok
+}
+
+// checkKept checks that each value m keeps under store.UnparsedKeys is
+// YAML a front matter can hold as it is: one key, the one it is kept for,
+// at the start of its line.
+func checkKept(m store.Meta) error {
+	vals, err := store.UnparsedValues(m)
+	if err != nil {
+		return &metaError{store.UnparsedKeys, err.Error()}
+	}
+	for k, v := range vals {
+		if !keptTextOK(k, v.YAML) {
+			return &metaError{store.UnparsedKeys, fmt.Sprintf("%s: %q is not one YAML key %q and its value", k, v.YAML, k)}
+		}
+	}
+	return nil
+}
+
+// keptTextOK reports whether text is YAML that a front matter holds as
+// it is, alone: one key, key, at the start of its line.
+func keptTextOK(key, text string) bool {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	if dec.Decode(&doc) != nil || dec.Decode(new(yaml.Node)) != io.EOF {
+		return false
+	}
+	return len(doc.Content) == 1 && doc.Content[0].Kind == yaml.MappingNode && doc.Content[0].Style&yaml.FlowStyle == 0 &&
+		len(doc.Content[0].Content) == 2 && doc.Content[0].Content[0].Value == key && doc.Content[0].Content[0].Column == 1 &&
+		doc.Content[0].Content[0].Line == 1
+}
+
+// renderKept is renderFile for metadata that keeps values under
+// store.UnparsedKeys: every key as renderFile writes it, in its order,
+// but a kept value's text as it was. ok is false when m keeps none.
+func renderKept(m store.Meta, content string) (b []byte, ok bool, err error) {
+	if _, has := m.Extra[store.UnparsedKeys]; !has {
+		return nil, false, nil
+	}
+	var buf bytes.Buffer
+	buf.WriteString(delimiter + "\n")
+	keys := []string{keyTags, keyCreated, keyUpdated, keyDate}
+	extra := make([]string, 0, len(m.Extra))
+	for k := range m.Extra {
+		if k != store.UnparsedKeys && (k != keyDate || !m.Date.IsZero()) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	for _, k := range append(keys, extra...) {
+		if text, ok := keptValue(m, k); ok {
+			buf.WriteString(strings.ReplaceAll(text, "\r\n", "\n"))
+			continue
+		}
+		if _, has := metaValue(m, k); !has {
+			continue
+		}
+		s, err := renderKey(m, k, nil)
+		if err != nil {
+			return nil, true, err
+		}
+		buf.WriteString(s)
+	}
+	buf.WriteString(delimiter + "\n")
+	buf.WriteString(content)
+	return buf.Bytes(), true, nil
 }
 
 // unparsedBlock returns the verbatim front matter m holds: a string under
@@ -140,8 +332,16 @@ func splitFrontMatter(b []byte) (fm, body []byte, ok bool) {
 	return nil, nil, false
 }
 
-func parseMeta(fm []byte) (store.Meta, error) {
+// parseMeta reads front matter strictly: a value recall cannot read is an
+// error.
+func parseMeta(fm []byte) (store.Meta, error) { return parseMetaLenient(fm, false) }
+
+// parseMetaLenient reads front matter; keep keeps a value of tags, created
+// or updated that recall cannot read under store.UnparsedKeys instead of
+// failing.
+func parseMetaLenient(fm []byte, keep bool) (store.Meta, error) {
 	var m store.Meta
+	var doc0 *fmDoc // fm taken apart, once a value is kept
 	dec := yaml.NewDecoder(bytes.NewReader(fm))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -176,6 +376,11 @@ func parseMeta(fm []byte) (store.Meta, error) {
 			return m, fmt.Errorf("line %d: key %q appears twice", k.Line, k.Value)
 		}
 		seen[k.Value] = true
+		if k.Value == store.UnparsedKeys {
+			// Recall's own key for what it keeps unread: a note that
+			// writes it itself is kept whole, not taken for recall's.
+			return m, fmt.Errorf("line %d: key %q is the one recall keeps unreadable values under; rename it", k.Line, k.Value)
+		}
 		var err error
 		switch k.Value {
 		case keyTags:
@@ -200,6 +405,18 @@ func parseMeta(fm []byte) (store.Meta, error) {
 					m.Extra = make(map[string]any)
 				}
 				m.Extra[k.Value] = x
+			}
+		}
+		if err != nil && keep && (k.Value == keyTags || k.Value == keyCreated || k.Value == keyUpdated) {
+			if doc0 == nil {
+				d, ok := parseFMDoc(fm)
+				if !ok {
+					d = fmDoc{}
+				}
+				doc0 = &d
+			}
+			if keepUnparsed(&m, doc0, k, v) {
+				continue
 			}
 		}
 		if err != nil {
@@ -315,6 +532,10 @@ func checkMeta(m store.Meta) error {
 			return &metaError{k, "is both Meta.Date and a key of Extra"}
 		case !utf8.ValidString(k):
 			return &metaError{k, "key is not valid UTF-8"}
+		case k == store.UnparsedKeys:
+			if err := checkKept(m); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -333,6 +554,9 @@ func renderFile(m store.Meta, content string) ([]byte, error) {
 	}
 	if err := checkMeta(m); err != nil {
 		return nil, err
+	}
+	if b, ok, err := renderKept(m, content); ok {
+		return b, err
 	}
 	if b, ok := renderTimesOnly(m, content); ok {
 		return b, nil

@@ -110,7 +110,16 @@ func skippable(line string) bool {
 }
 
 // metaValue is what m holds for a front matter key, and whether it holds it.
+// A value kept under store.UnparsedKeys is that key's value, as its text
+// (keptText), where a file writes it (keptValue); store.UnparsedKeys
+// itself is no key of a file.
 func metaValue(m store.Meta, key string) (any, bool) {
+	if text, ok := keptValue(m, key); ok {
+		return keptText(text), true
+	}
+	if key == store.UnparsedKeys {
+		return nil, false
+	}
 	switch key {
 	case keyTags:
 		return m.Tags, len(m.Tags) > 0
@@ -126,6 +135,9 @@ func metaValue(m store.Meta, key string) (any, bool) {
 	v, ok := m.Extra[key]
 	return v, ok
 }
+
+// keptText is the text of a value kept under store.UnparsedKeys.
+type keptText string
 
 // sameValue reports whether a key's old and new values are the same
 // metadata, so that its lines can stay as they are.
@@ -182,6 +194,9 @@ func rankLess(a, b string) bool {
 // as lines ending in breaks; like is the old value's node, whose style (a
 // bare date, quotes) and line comment a changed time keeps.
 func renderKey(m store.Meta, key string, like *yaml.Node) (string, error) {
+	if text, ok := keptValue(m, key); ok {
+		return strings.ReplaceAll(text, "\r\n", "\n"), nil
+	}
 	one := store.Meta{}
 	switch key {
 	case keyTags:
@@ -311,7 +326,9 @@ func spliceFile(old []byte, oldMeta, m store.Meta, content string) (b []byte, ok
 	}
 	extra := make([]string, 0, len(m.Extra))
 	for k := range m.Extra {
-		extra = append(extra, k)
+		if k != store.UnparsedKeys {
+			extra = append(extra, k)
+		}
 	}
 	slices.Sort(extra)
 	added = append(added, extra...)
@@ -397,6 +414,7 @@ func metaMatches(a, b store.Meta) bool {
 	for k := range b.Extra {
 		keys[k] = true
 	}
+	delete(keys, store.UnparsedKeys) // its values are those of the keys it keeps
 	for k := range keys {
 		va, ha := metaValue(a, k)
 		vb, hb := metaValue(b, k)

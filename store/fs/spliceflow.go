@@ -121,7 +121,7 @@ func spliceFlow(old, fm []byte, oldMeta, m store.Meta, content string) ([]byte, 
 	}
 	extra := make([]string, 0, len(m.Extra))
 	for k := range m.Extra {
-		if !seen[k] {
+		if !seen[k] && k != store.UnparsedKeys {
 			extra = append(extra, k)
 		}
 	}
