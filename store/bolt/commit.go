@@ -55,6 +55,9 @@ type request struct {
 // failed; the group runs again without it.
 var errRequest = errors.New("a write of the group failed")
 
+// errNothing rolls back a group's transaction that wrote nothing.
+var errNothing = errors.New("nothing written")
+
 // commit queues a write of key (fn, run in the group's transaction, bumps
 // the revision when it writes; its error rolls the group back and fails it
 // alone) and returns once a group holding it has committed, or with its
@@ -144,10 +147,15 @@ func (s *Store) commitGroup(g []*request) {
 			}
 			after = meta.Sequence()
 			if after == before {
-				return nil
+				// Nothing written (Updates that asked for no change): roll
+				// back rather than commit, and sync, an empty transaction.
+				return errNothing
 			}
 			return logChanges(tx, before, after, keys, s.history)
 		})
+		if err == errNothing {
+			err = nil
+		}
 		if failed >= 0 {
 			live[failed].done = true
 			live = append(live[:failed:failed], live[failed+1:]...)

@@ -217,6 +217,27 @@ func TestGroupCommitUpdate(t *testing.T) {
 	}
 }
 
+// An Update whose function asks for no change, alone in its group, writes
+// nothing to the file: no empty transaction is committed (and synced),
+// as before Update joined the group commit.
+func TestUpdateNoChangeWritesNothing(t *testing.T) {
+	s := openTemp(t)
+	mustPut(t, s, "a", "b", "c")
+	r0 := revision(t, s)
+	before := s.db.Stats().TxStats
+	if err := s.Update(ctx, "a", "b", func(store.Entry, bool) (store.Entry, error) { return store.Entry{}, store.ErrNoChange }); err != nil {
+		t.Fatal(err)
+	}
+	after := s.db.Stats().TxStats
+	if d := after.Sub(&before); d.GetWrite() != 0 {
+		w := d.GetWrite()
+		t.Errorf("an update that changed nothing wrote %d pages", w)
+	}
+	if r := revision(t, s); r != r0 {
+		t.Errorf("revision %d, want %d", r, r0)
+	}
+}
+
 // A write that fails inside a group (a Delete of a missing entry, a Put
 // that bbolt refuses) fails alone, with its own error, and leaves no trace;
 // the others of its group commit without it.
