@@ -234,10 +234,13 @@ type Snapshot struct {
 	dead  []uint64 // bitset over base docs
 	nDead int
 	// deadPost and ovPost index the dead base docs and the overlay docs
-	// by term (overlay.go).
-	deadPost []deadPosting
-	ovPost   []ovPosting
-	ovIdx    ovIndex // where ovPost's hashes start, by their top bits
+	// by term (overlay.go); deadRecent and ovRecent are their small
+	// levels of the latest writes' postings.
+	deadPost   []deadPosting
+	ovPost     []ovPosting
+	ovIdx      ovIndex // where ovPost's hashes start, by their top bits
+	deadRecent []deadPosting
+	ovRecent   []ovPosting
 
 	overlay []*ovDoc       // overlay docs, ord = len(base.docs)+i; nil where deleted
 	okeys   map[docKey]int // index into overlay

@@ -204,12 +204,11 @@ func (b *edit) done() *Snapshot {
 	ns := b.ns
 	if len(b.deadAdd) > 0 {
 		slices.SortFunc(b.deadAdd, cmpDead)
-		b.deadAdd = slices.Compact(b.deadAdd)
-		ns.deadPost = mergeSorted(ns.deadPost, b.deadAdd, cmpDead)
+		ns.addDeadPostings(slices.Compact(b.deadAdd))
 	}
 	if b.overlayIn {
-		ns.ovPost = mergeSorted(ns.ovPost, b.postAdd, cmpOv)
-		ns.ovIdx = newOvIndex(ns.ovPost)
+		slices.SortFunc(b.postAdd, cmpOv)
+		ns.addOverlayPostings(b.postAdd)
 	}
 	b.linkNewDups()
 	return ns.maybeCompact()
