@@ -242,8 +242,7 @@ type Snapshot struct {
 	deadRecent []deadPosting
 	ovRecent   []ovPosting
 
-	overlay []*ovDoc       // overlay docs, ord = len(base.docs)+i; nil where deleted
-	okeys   map[docKey]int // index into overlay
+	overlay []*ovDoc // overlay docs, ord = len(base.docs)+i; nil where deleted
 
 	onames map[string][]int // overlay indexes by name; see names.go
 	ofold  map[string][]int // overlay indexes by folded name; see foldnames.go
@@ -470,8 +469,7 @@ func (s *Snapshot) isDead(i uint32) bool {
 
 // Lookup returns the live document with the identity, or nil.
 func (s *Snapshot) Lookup(category, name string) *Doc {
-	k := docKey{category, name}
-	if i, ok := s.okeys[k]; ok {
+	if i, ok := s.overlayIndex(category, name); ok {
 		return &s.overlay[i].Doc
 	}
 	if i, ok := s.base.keys.find(s.base.docs, category, name); ok && !s.isDead(i) {

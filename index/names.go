@@ -100,6 +100,19 @@ func (s *Snapshot) LookupName(name string) (d *Doc, n int) {
 	return d, n
 }
 
+// overlayIndex returns the index in the overlay of its live document
+// with the identity, found through onames: a name is shared by few
+// documents, and a map by identity besides would be one more table that
+// every write copies.
+func (s *Snapshot) overlayIndex(category, name string) (int, bool) {
+	for _, i := range s.onames[name] {
+		if s.overlay[i].Category == category {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // addName records that overlay slot i holds name. ns must be a fresh clone
 // (see cloneNames): slices are never appended to in place, since clones
 // share them.
