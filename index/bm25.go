@@ -244,8 +244,8 @@ type Snapshot struct {
 
 	overlay []*ovDoc // overlay docs, ord = len(base.docs)+i; nil where deleted
 
-	onames map[string][]int // overlay indexes by name; see names.go
-	ofold  map[string][]int // overlay indexes by folded name; see foldnames.go
+	onames nameSlots // overlay indexes by name; see names.go
+	ofold  nameSlots // overlay indexes by folded name; see foldnames.go
 
 	// ovDup is the duplicate relation of the pairs With found, which
 	// involve an overlay document: ord → ords, both ways (dup.go).

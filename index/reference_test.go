@@ -228,6 +228,32 @@ func checkInvariants(t *testing.T, s *Snapshot, label string) {
 	if !slices.IsSortedFunc(s.deadPost, cmpDead) || !slices.IsSortedFunc(s.deadRecent, cmpDead) {
 		t.Fatalf("%s: dead postings not sorted", label)
 	}
+	// The name maps hold exactly the live overlay documents, each under its
+	// name and its folded name, and Lookup finds each.
+	names, folds := map[string][]int{}, map[string][]int{}
+	for i, o := range s.overlay {
+		if o == nil {
+			continue
+		}
+		names[o.Name] = append(names[o.Name], i)
+		folds[FoldName(o.Name)] = append(folds[FoldName(o.Name)], i)
+		if d := s.Lookup(o.Category, o.Name); d != &o.Doc {
+			t.Fatalf("%s: Lookup(%q, %q) misses overlay doc %d", label, o.Category, o.Name, i)
+		}
+	}
+	for _, m := range []struct {
+		slots *nameSlots
+		want  map[string][]int
+	}{{&s.onames, names}, {&s.ofold, folds}} {
+		if m.slots.n != len(m.want) {
+			t.Fatalf("%s: name map counts %d names, want %d", label, m.slots.n, len(m.want))
+		}
+		for k, want := range m.want {
+			if got := slices.Sorted(slices.Values(m.slots.get(k))); !slices.Equal(got, want) {
+				t.Fatalf("%s: name map %q = %v, want %v", label, k, got, want)
+			}
+		}
+	}
 	// Every live overlay document's terms are in exactly one level, once.
 	held := map[ovPosting]int{}
 	for _, p := range slices.Concat(s.ovPost, s.ovRecent) {
