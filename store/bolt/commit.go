@@ -12,9 +12,9 @@ import (
 // file twice when it commits (the pages, then the meta page), a few
 // milliseconds each on a disk. A server taking many small writes would
 // spend most of its time queued behind those syncs, one transaction per
-// write, so Put, Delete and Update commit in groups: each call queues its write;
-// whoever holds the writer slot (wmu) next takes every write queued by
-// then (up to the group's bounds) into one transaction, commits it and
+// write, so Put, Delete and Update commit in groups: each call queues its
+// write; whoever holds the writer slot (wmu) next takes every write queued
+// by then (up to the group's bounds) into one transaction, commits it and
 // its change-history record with one pair of syncs, and tells each caller
 // its result. The rest of the callers that queued meanwhile form the next
 // group. No acknowledged write is weakened: a call returns only after the
