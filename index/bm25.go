@@ -234,16 +234,18 @@ type Snapshot struct {
 	dead  []uint64 // bitset over base docs
 	nDead int
 	// deadPost and ovPost index the dead base docs and the overlay docs
-	// by term (overlay.go).
-	deadPost []deadPosting
-	ovPost   []ovPosting
-	ovIdx    ovIndex // where ovPost's hashes start, by their top bits
+	// by term (overlay.go); deadRecent and ovRecent are their small
+	// levels of the latest writes' postings.
+	deadPost   []deadPosting
+	ovPost     []ovPosting
+	ovIdx      ovIndex // where ovPost's hashes start, by their top bits
+	deadRecent []deadPosting
+	ovRecent   []ovPosting
 
-	overlay []*ovDoc       // overlay docs, ord = len(base.docs)+i; nil where deleted
-	okeys   map[docKey]int // index into overlay
+	overlay []*ovDoc // overlay docs, ord = len(base.docs)+i; nil where deleted
 
-	onames map[string][]int // overlay indexes by name; see names.go
-	ofold  map[string][]int // overlay indexes by folded name; see foldnames.go
+	onames nameSlots // overlay indexes by name; see names.go
+	ofold  nameSlots // overlay indexes by folded name; see foldnames.go
 
 	// ovDup is the duplicate relation of the pairs With found, which
 	// involve an overlay document: ord → ords, both ways (dup.go).
@@ -467,8 +469,7 @@ func (s *Snapshot) isDead(i uint32) bool {
 
 // Lookup returns the live document with the identity, or nil.
 func (s *Snapshot) Lookup(category, name string) *Doc {
-	k := docKey{category, name}
-	if i, ok := s.okeys[k]; ok {
+	if i, ok := s.overlayIndex(category, name); ok {
 		return &s.overlay[i].Doc
 	}
 	if i, ok := s.base.keys.find(s.base.docs, category, name); ok && !s.isDead(i) {

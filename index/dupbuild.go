@@ -440,11 +440,11 @@ func (s *Snapshot) dupsOf(content string, xs []string, h, sig uint64) []int32 {
 				}
 			}
 		}
-		for _, op := range s.ovRange(termHash(p.term)) {
+		s.ovPostings(termHash(p.term), func(op ovPosting) {
 			if o := s.overlay[op.doc]; op.term == p.term && o != nil {
 				confirm(int32(nb)+int32(op.doc), o.Content, o.hash, o.sig, o.ctn)
 			}
-		}
+		})
 	}
 	return out
 }

@@ -122,10 +122,10 @@ func (s *Snapshot) LookupFold(name string, fn func(*Doc) bool) {
 		}
 		return !stop
 	})
-	if stop || len(s.ofold) == 0 {
+	if stop || s.ofold.n == 0 {
 		return
 	}
-	for _, i := range s.ofold[FoldName(name)] {
+	for _, i := range s.ofold.get(FoldName(name)) {
 		if !fn(&s.overlay[i].Doc) {
 			return
 		}
@@ -136,23 +136,10 @@ func (s *Snapshot) LookupFold(name string, fn func(*Doc) bool) {
 // index (see addName, dropName).
 func (ns *Snapshot) addFold(name string, i int) {
 	f := FoldName(name)
-	ns.ofold[f] = append(slices.Clip(ns.ofold[f]), i)
+	ns.ofold.set(f, append(slices.Clip(ns.ofold.get(f)), i))
 }
 
 func (ns *Snapshot) dropFold(name string, i int) {
 	f := FoldName(name)
-	ords := slices.DeleteFunc(slices.Clone(ns.ofold[f]), func(x int) bool { return x == i })
-	if len(ords) == 0 {
-		delete(ns.ofold, f)
-		return
-	}
-	ns.ofold[f] = ords
-}
-
-func (ns *Snapshot) cloneFold() {
-	m := make(map[string][]int, len(ns.ofold)+1)
-	for k, v := range ns.ofold {
-		m[k] = v
-	}
-	ns.ofold = m
+	ns.ofold.set(f, slices.DeleteFunc(slices.Clone(ns.ofold.get(f)), func(x int) bool { return x == i }))
 }

@@ -1,6 +1,9 @@
 package index
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // The name index: which documents hold a name, whatever their category.
 // Link resolution needs it (SPEC §7 step 3: a bare [[name]] resolves to
@@ -92,7 +95,7 @@ func (s *Snapshot) LookupName(name string) (d *Doc, n int) {
 			visit(&s.base.docs[v-1])
 		}
 	}
-	for _, i := range s.onames[name] {
+	for _, i := range s.onames.get(name) {
 		if !visit(&s.overlay[i].Doc) {
 			return nil, 2
 		}
@@ -100,31 +103,93 @@ func (s *Snapshot) LookupName(name string) (d *Doc, n int) {
 	return d, n
 }
 
+// overlayIndex returns the index in the overlay of its live document
+// with the identity, found through onames: a name is shared by few
+// documents, and a map by identity besides would be one more table that
+// every write copies.
+func (s *Snapshot) overlayIndex(category, name string) (int, bool) {
+	for _, i := range s.onames.get(name) {
+		if s.overlay[i].Category == category {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // addName records that overlay slot i holds name. ns must be a fresh clone
 // (see cloneNames): slices are never appended to in place, since clones
 // share them.
 func (ns *Snapshot) addName(name string, i int) {
-	ns.onames[name] = append(slices.Clip(ns.onames[name]), i)
+	ns.onames.set(name, append(slices.Clip(ns.onames.get(name)), i))
 	ns.addFold(name, i)
 }
 
 // dropName forgets that overlay slot i holds name.
 func (ns *Snapshot) dropName(name string, i int) {
 	ns.dropFold(name, i)
-	ords := slices.DeleteFunc(slices.Clone(ns.onames[name]), func(x int) bool { return x == i })
-	if len(ords) == 0 {
-		delete(ns.onames, name)
-		return
-	}
-	ns.onames[name] = ords
+	ns.onames.set(name, slices.DeleteFunc(slices.Clone(ns.onames.get(name)), func(x int) bool { return x == i }))
 }
 
-// cloneNames gives ns its own overlay name map.
+// cloneNames gives ns its own overlay name maps.
 func (ns *Snapshot) cloneNames() {
-	m := make(map[string][]int, len(ns.onames)+1)
-	for k, v := range ns.onames {
-		m[k] = v
-	}
-	ns.onames = m
-	ns.cloneFold()
+	ns.onames.clone()
+	ns.ofold.clone()
 }
+
+// nameSlots maps a name to the overlay slots that hold it, in two levels
+// as the posting tables are (overlay.go), so that a write copies only the
+// small one: recent holds the names written since the last fold, each
+// with its whole current list (an empty list: no slot any more), over
+// main, which snapshots share. recent is folded into main past
+// nameBound(len(main)) names. The zero value is an empty map.
+type nameSlots struct {
+	main, recent map[string][]int
+	n            int // names with at least one slot
+}
+
+func (m *nameSlots) get(name string) []int {
+	if v, ok := m.recent[name]; ok {
+		return v
+	}
+	return m.main[name]
+}
+
+// clone gives m its own recent level; main stays shared.
+func (m *nameSlots) clone() {
+	r := make(map[string][]int, len(m.recent)+1)
+	for k, v := range m.recent {
+		r[k] = v
+	}
+	m.recent = r
+}
+
+// set makes slots name's list; m must have been cloned.
+func (m *nameSlots) set(name string, slots []int) {
+	switch had := len(m.get(name)) > 0; {
+	case !had && len(slots) > 0:
+		m.n++
+	case had && len(slots) == 0:
+		m.n--
+	}
+	m.recent[name] = slots
+	if len(m.recent) <= nameBound(len(m.main)) {
+		return
+	}
+	main := make(map[string][]int, len(m.main)+len(m.recent))
+	for k, v := range m.main {
+		main[k] = v
+	}
+	for k, v := range m.recent {
+		if len(v) == 0 {
+			delete(main, k)
+		} else {
+			main[k] = v
+		}
+	}
+	m.main, m.recent = main, make(map[string][]int)
+}
+
+// nameBound is the size past which a nameSlots' recent level is folded
+// into a main level of main names: about √(2·main), which balances the
+// fold's copy of main against the copies of recent each write makes.
+func nameBound(main int) int { return max(8, int(math.Sqrt(2*float64(main)))) }

@@ -154,9 +154,12 @@ func (s *Snapshot) overlayHits(terms []string, out []ovHit) []ovHit {
 		return out
 	}
 	for ti, t := range terms {
-		for _, p := range s.ovRange(termHash(t)) {
-			if p.term == t && s.overlay[p.doc] != nil {
-				out = append(out, ovHit{doc: int(p.doc), ti: ti, tf: p.tf})
+		h := termHash(t)
+		for _, ps := range [2][]ovPosting{s.ovRange(h), s.ovRecentRange(h)} {
+			for _, p := range ps {
+				if p.term == t && s.overlay[p.doc] != nil {
+					out = append(out, ovHit{doc: int(p.doc), ti: ti, tf: p.tf})
+				}
 			}
 		}
 	}

@@ -172,7 +172,8 @@ func checkAgainstRef(t *testing.T, s *Snapshot, label string) {
 
 // checkInvariants: base documents in strict identity order with ord =
 // position, every overlay document's below right, ovIdx finding every
-// posting of ovPost.
+// posting of ovPost (and ovRecentRange of ovRecent), each live overlay
+// document's terms held once by the two levels.
 func checkInvariants(t *testing.T, s *Snapshot, label string) {
 	t.Helper()
 	docs := s.base.docs
@@ -198,22 +199,74 @@ func checkInvariants(t *testing.T, s *Snapshot, label string) {
 			t.Fatalf("%s: overlay doc %d below %d, want %d", label, i, o.below, below)
 		}
 	}
-	if !slices.IsSortedFunc(s.ovPost, cmpOv) {
-		t.Fatalf("%s: ovPost not sorted", label)
-	}
-	for i, p := range s.ovPost {
-		rg := s.ovRange(p.hash)
-		found := false
-		for j := range rg {
-			if rg[j].hash != p.hash {
-				t.Fatalf("%s: ovRange(%x) holds hash %x", label, p.hash, rg[j].hash)
+	for _, lv := range []struct {
+		name   string
+		ps     []ovPosting
+		range_ func(uint64) []ovPosting
+	}{{"ovPost", s.ovPost, s.ovRange}, {"ovRecent", s.ovRecent, s.ovRecentRange}} {
+		if !slices.IsSortedFunc(lv.ps, cmpOv) {
+			t.Fatalf("%s: %s not sorted", label, lv.name)
+		}
+		for i, p := range lv.ps {
+			rg := lv.range_(p.hash)
+			found := false
+			for j := range rg {
+				if rg[j].hash != p.hash {
+					t.Fatalf("%s: %s range(%x) holds hash %x", label, lv.name, p.hash, rg[j].hash)
+				}
+				if rg[j] == lv.ps[i] {
+					found = true
+				}
 			}
-			if rg[j] == s.ovPost[i] {
-				found = true
+			if !found {
+				t.Fatalf("%s: %s range misses posting %d", label, lv.name, i)
 			}
 		}
-		if !found {
-			t.Fatalf("%s: ovRange misses posting %d", label, i)
+	}
+	bothLevels = bothLevels || len(s.ovPost) > 0 && len(s.ovRecent) > 0
+	bothDead = bothDead || len(s.deadPost) > 0 && len(s.deadRecent) > 0
+	if !slices.IsSortedFunc(s.deadPost, cmpDead) || !slices.IsSortedFunc(s.deadRecent, cmpDead) {
+		t.Fatalf("%s: dead postings not sorted", label)
+	}
+	// The name maps hold exactly the live overlay documents, each under its
+	// name and its folded name, and Lookup finds each.
+	names, folds := map[string][]int{}, map[string][]int{}
+	for i, o := range s.overlay {
+		if o == nil {
+			continue
+		}
+		names[o.Name] = append(names[o.Name], i)
+		folds[FoldName(o.Name)] = append(folds[FoldName(o.Name)], i)
+		if d := s.Lookup(o.Category, o.Name); d != &o.Doc {
+			t.Fatalf("%s: Lookup(%q, %q) misses overlay doc %d", label, o.Category, o.Name, i)
+		}
+	}
+	for _, m := range []struct {
+		slots *nameSlots
+		want  map[string][]int
+	}{{&s.onames, names}, {&s.ofold, folds}} {
+		if m.slots.n != len(m.want) {
+			t.Fatalf("%s: name map counts %d names, want %d", label, m.slots.n, len(m.want))
+		}
+		for k, want := range m.want {
+			if got := slices.Sorted(slices.Values(m.slots.get(k))); !slices.Equal(got, want) {
+				t.Fatalf("%s: name map %q = %v, want %v", label, k, got, want)
+			}
+		}
+	}
+	// Every live overlay document's terms are in exactly one level, once.
+	held := map[ovPosting]int{}
+	for _, p := range slices.Concat(s.ovPost, s.ovRecent) {
+		held[p]++
+	}
+	for i, o := range s.overlay {
+		if o == nil {
+			continue
+		}
+		for term, tf := range o.tf {
+			if p := (ovPosting{hash: termHash(term), term: term, doc: uint32(i), tf: tf}); held[p] != 1 {
+				t.Fatalf("%s: overlay doc %d's term %q held %d times", label, i, term, held[p])
+			}
 		}
 	}
 }
@@ -224,7 +277,26 @@ func checkInvariants(t *testing.T, s *Snapshot, label string) {
 // deletes (down to every base document dead), and their Encode/Decode
 // round trips, answer every query as the reference does, in every
 // pruning mode, at every k.
-func TestRandomSnapshotsEqualReference(t *testing.T) {
+func TestRandomSnapshotsEqualReference(t *testing.T) { randomSnapshotsEqualReference(t) }
+
+// TestRecentLevelsFoldEqualReference is TestRandomSnapshotsEqualReference
+// with the overlay tables' recent levels folded into the main ones every
+// few postings (overlay.go), so that writes meet both levels filled.
+func TestRecentLevelsFoldEqualReference(t *testing.T) {
+	defer func(m int) { recentMin = m }(recentMin)
+	recentMin = 8
+	bothLevels, bothDead = false, false
+	randomSnapshotsEqualReference(t)
+	if !bothLevels || !bothDead {
+		t.Fatalf("no snapshot checked had both levels filled (overlay %v, dead %v)", bothLevels, bothDead)
+	}
+}
+
+// bothLevels and bothDead record that checkInvariants met a snapshot with
+// both levels of its overlay postings, or of its dead postings, filled.
+var bothLevels, bothDead bool
+
+func randomSnapshotsEqualReference(t *testing.T) {
 	sizes := []int{0, 1, 2, 3, 17, 200, 2600}
 	if testing.Short() {
 		sizes = sizes[:6]

@@ -100,10 +100,6 @@ func (s *Snapshot) clone(rev uint64) *Snapshot {
 	ns := *s
 	ns.rev = rev
 	ns.overlay = slices.Clone(s.overlay)
-	ns.okeys = make(map[docKey]int, len(s.okeys)+1)
-	for k, v := range s.okeys {
-		ns.okeys[k] = v
-	}
 	ns.cloneNames()
 	return &ns
 }
@@ -151,7 +147,6 @@ func (b *edit) add(in Input) {
 	for t, n := range tf {
 		b.postAdd = append(b.postAdd, ovPosting{hash: termHash(t), term: t, doc: uint32(len(ns.overlay)), tf: n})
 	}
-	ns.okeys[docKey{in.Category, in.Name}] = len(ns.overlay)
 	ns.addName(in.Name, len(ns.overlay))
 	ns.overlay = append(ns.overlay, d)
 	ns.n++
@@ -162,12 +157,10 @@ func (b *edit) add(in Input) {
 // remove drops the live document with the identity, if any.
 func (b *edit) remove(category, name string) {
 	ns := b.ns
-	k := docKey{category, name}
-	if i, ok := ns.okeys[k]; ok {
+	if i, ok := ns.overlayIndex(category, name); ok {
 		d := ns.overlay[i]
 		// Leave a hole: Ords of later overlay docs stay put.
 		ns.overlay[i] = nil
-		delete(ns.okeys, k)
 		ns.dropName(name, i)
 		ns.n--
 		ns.totalLen -= uint64(d.len)
@@ -204,12 +197,11 @@ func (b *edit) done() *Snapshot {
 	ns := b.ns
 	if len(b.deadAdd) > 0 {
 		slices.SortFunc(b.deadAdd, cmpDead)
-		b.deadAdd = slices.Compact(b.deadAdd)
-		ns.deadPost = mergeSorted(ns.deadPost, b.deadAdd, cmpDead)
+		ns.addDeadPostings(slices.Compact(b.deadAdd))
 	}
 	if b.overlayIn {
-		ns.ovPost = mergeSorted(ns.ovPost, b.postAdd, cmpOv)
-		ns.ovIdx = newOvIndex(ns.ovPost)
+		slices.SortFunc(b.postAdd, cmpOv)
+		ns.addOverlayPostings(b.postAdd)
 	}
 	b.linkNewDups()
 	return ns.maybeCompact()

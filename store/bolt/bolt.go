@@ -447,8 +447,12 @@ func (s *Store) Put(ctx context.Context, e store.Entry) error {
 
 // Update reads the entry, calls fn and writes its result, all inside one
 // write transaction: bbolt admits one writer at a time, so nothing lands in
-// between. fn runs while the transaction is open and must not call the
-// store.
+// between. It commits in a group with other writes, as Put does
+// (commit.go), so fn may run on another caller's goroutine, and more than
+// once (when another write of its group fails, the group runs again
+// without it); a panic of fn fails this Update alone and is raised again
+// on its caller's goroutine. fn runs while the transaction is open and
+// must not call the store.
 func (s *Store) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
 	category, name = store.NormalizeKey(category, name)
 	op := "update " + store.Key{Category: category, Name: name}.String()
@@ -456,8 +460,20 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 		return fmt.Errorf("%s: %w", op, err)
 	}
 	key := encodeKey(category, name)
-	err := s.use(ctx, op, func() error {
-		return s.write(func(tx *bbolt.Tx) error {
+	return s.use(ctx, op, func() error {
+		var up *updatePanic
+		err := s.commit(func(tx *bbolt.Tx) (err error) {
+			defer func() {
+				// fn's own panic fails this write alone (the group runs
+				// again without it); bbolt's goes on to commitGroup.
+				if r := recover(); r != nil {
+					p, ok := r.(updatePanic)
+					if !ok {
+						panic(r)
+					}
+					up, err = &p, errUpdatePanic
+				}
+			}()
 			old := store.Entry{Category: category, Name: name}
 			v := tx.Bucket(bucketEntries).Get(key)
 			found := v != nil
@@ -468,6 +484,9 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 				}
 			}
 			e, err := callUpdateFunc(fn, old, found)
+			if errors.Is(err, store.ErrNoChange) {
+				return nil // nothing written, the revision stays
+			}
 			if err != nil {
 				return err
 			}
@@ -480,13 +499,22 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 				return err
 			}
 			return putTx(tx, op, e, extra)
-		}, store.Key{Category: category, Name: name})
+		}, store.Key{Category: category, Name: name}, updateSize)
+		if up != nil {
+			panic(*up) // guarded raises fn's panic on this goroutine
+		}
+		return err
 	})
-	if errors.Is(err, store.ErrNoChange) {
-		return nil
-	}
-	return err
 }
+
+// updateSize is what an Update counts for in its group's bound: its entry
+// is known only once its function has run, so it counts as the largest
+// content an entry may hold.
+const updateSize = store.MaxContentBytes
+
+// errUpdatePanic fails, inside its group, an Update whose function
+// panicked; its caller then raises the panic.
+var errUpdatePanic = errors.New("the update function panicked")
 
 // prepare validates e and encodes its extra metadata, before any
 // transaction work.

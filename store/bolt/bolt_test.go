@@ -647,7 +647,7 @@ func (c *child) kill() {
 // print "ready" once the store is open and exit when stdin closes.
 func runChild(mode, path string) int {
 	opts := &Options{Timeout: 10 * time.Second}
-	if mode == "churnconc" {
+	if mode == "churnconc" || mode == "churnupdate" {
 		opts.History = 1 << 22 // every revision stays in the history
 	}
 	s, err := Open(path, opts)
@@ -671,9 +671,9 @@ func runChild(mode, path string) int {
 			fmt.Fprintln(os.Stderr, "churn:", err)
 			return 1
 		}
-	case "churnconc":
+	case "churnconc", "churnupdate":
 		fmt.Println("ready")
-		if err := churnConcurrent(s, path); err != nil {
+		if err := churnConcurrent(s, path, mode == "churnupdate"); err != nil {
 			fmt.Fprintln(os.Stderr, "churn concurrent:", err)
 			return 1
 		}

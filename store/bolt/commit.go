@@ -12,9 +12,9 @@ import (
 // file twice when it commits (the pages, then the meta page), a few
 // milliseconds each on a disk. A server taking many small writes would
 // spend most of its time queued behind those syncs, one transaction per
-// write, so Put and Delete commit in groups: each call queues its write;
-// whoever holds the writer slot (wmu) next takes every write queued by
-// then (up to the group's bounds) into one transaction, commits it and
+// write, so Put, Delete and Update commit in groups: each call queues its
+// write; whoever holds the writer slot (wmu) next takes every write queued
+// by then (up to the group's bounds) into one transaction, commits it and
 // its change-history record with one pair of syncs, and tells each caller
 // its result. The rest of the callers that queued meanwhile form the next
 // group. No acknowledged write is weakened: a call returns only after the
@@ -24,11 +24,15 @@ import (
 // keys (as a PutBatch transaction does).
 //
 // A write that fails inside a group (Delete of a missing entry, an entry
-// bbolt refuses) leaves no trace: the group's transaction is rolled back
-// and run again without it, so the others commit as if it had never been
-// queued, and it fails alone with its own error. Update's function is the
-// caller's code, so an Update never joins a group: it takes the writer
-// slot for a group of its own, on its own goroutine.
+// bbolt refuses, an Update whose function returns an error or panics)
+// leaves no trace: the group's transaction is rolled back and run again
+// without it, so the others commit as if it had never been queued, and it
+// fails alone with its own error. Update joins groups too: its
+// read-modify-write runs inside the group's transaction, in queue order,
+// so it sees every write queued before it (of its group or an earlier
+// one) and none after. A write that moves no revision (an Update whose
+// function returned store.ErrNoChange) adds no key to the history record.
+// PutBatch commits alone: it is a group by itself.
 
 // Bounds of one group: a transaction holds its dirty pages in memory until
 // it commits.
@@ -50,6 +54,9 @@ type request struct {
 // errRequest rolls a group's transaction back after one of its writes
 // failed; the group runs again without it.
 var errRequest = errors.New("a write of the group failed")
+
+// errNothing rolls back a group's transaction that wrote nothing.
+var errNothing = errors.New("nothing written")
 
 // commit queues a write of key (fn, run in the group's transaction, bumps
 // the revision when it writes; its error rolls the group back and fails it
@@ -89,9 +96,7 @@ func (s *Store) takeGroup() []*request {
 
 // write runs fn in a write transaction of its own and, when it commits
 // having moved the revision, records keys in the feed at the new
-// revision: the way Update and PutBatch write (a batch with all its keys).
-// fn runs on the caller's goroutine, so a panic of Update's function
-// reaches its caller.
+// revision: the way PutBatch writes (a batch with all its keys).
 func (s *Store) write(fn func(tx *bbolt.Tx) error, keys ...store.Key) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
@@ -108,9 +113,10 @@ func (s *Store) write(fn func(tx *bbolt.Tx) error, keys ...store.Key) error {
 func (s *Store) commitGroup(g []*request) {
 	defer func() {
 		if p := recover(); p != nil {
-			// bbolt panicked on a damaged file (or Update's function did,
-			// in a group of its own): every write of the group failed with
-			// it; the panic goes on to the committing caller's guard.
+			// bbolt panicked on a damaged file (an Update's function
+			// panicking fails that Update alone, see Update): every write
+			// of the group failed with it; the panic goes on to the
+			// committing caller's guard.
 			for _, r := range g {
 				if !r.done {
 					r.done, r.err = true, &panicError{v: p}
@@ -130,20 +136,26 @@ func (s *Store) commitGroup(g []*request) {
 			meta := tx.Bucket(bucketMeta)
 			before = meta.Sequence()
 			for i, r := range live {
+				at := meta.Sequence()
 				if err := r.fn(tx); err != nil {
 					failed, r.err = i, err
 					return errRequest
 				}
+				if meta.Sequence() != at {
+					keys = append(keys, r.keys...)
+				}
 			}
 			after = meta.Sequence()
 			if after == before {
-				return nil
-			}
-			for _, r := range live {
-				keys = append(keys, r.keys...)
+				// Nothing written (Updates that asked for no change): roll
+				// back rather than commit, and sync, an empty transaction.
+				return errNothing
 			}
 			return logChanges(tx, before, after, keys, s.history)
 		})
+		if err == errNothing {
+			err = nil
+		}
 		if failed >= 0 {
 			live[failed].done = true
 			live = append(live[:failed:failed], live[failed+1:]...)

@@ -21,7 +21,15 @@ import (
 // without it):
 //
 //	go test -run '^$' -bench ConcurrentPut -benchtime 2000x ./store/bolt/
-func BenchmarkConcurrentPut(b *testing.B) {
+func BenchmarkConcurrentPut(b *testing.B) { concurrentWrites(b, false) }
+
+// BenchmarkConcurrentUpdate is BenchmarkConcurrentPut with each write an
+// Update (a read-modify-write, as an HTTP PUT, append and edit are):
+//
+//	go test -run '^$' -bench ConcurrentUpdate -benchtime 2000x ./store/bolt/
+func BenchmarkConcurrentUpdate(b *testing.B) { concurrentWrites(b, true) }
+
+func concurrentWrites(b *testing.B, update bool) {
 	// A history long enough to keep a record of every transaction.
 	s, err := Open(filepath.Join(b.TempDir(), "m.db"), &Options{History: 1 << 30})
 	if err != nil {
@@ -52,7 +60,16 @@ func BenchmarkConcurrentPut(b *testing.B) {
 				e.Content = fmt.Sprint(e.Content[:900], i)
 				e.Meta = store.Meta{}
 				t0 := time.Now()
-				if err := s.Put(ctx, e); err != nil {
+				var err error
+				if update {
+					err = s.Update(ctx, e.Category, e.Name, func(old store.Entry, found bool) (store.Entry, error) {
+						old.Content, old.Meta.Updated = e.Content, time.Time{}
+						return old, nil
+					})
+				} else {
+					err = s.Put(ctx, e)
+				}
+				if err != nil {
 					fail.Store(&err)
 				}
 				mine = append(mine, time.Since(t0))

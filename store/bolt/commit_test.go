@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -109,6 +110,134 @@ func TestGroupCommit(t *testing.T) {
 	}
 }
 
+// Updates queued while another write holds the writer slot commit in the
+// same group as Puts: one transaction, one history record naming the keys
+// of the writes that wrote. Each read-modify-write sees the writes queued
+// before it, so none is lost; an Update whose function fails, asks for no
+// change or panics leaves no trace and the others commit; the panic is
+// raised on its own caller's goroutine, and is not taken for damage. (On
+// the code before, each Update took the writer slot for a transaction of
+// its own and never queued.)
+func TestGroupCommitUpdate(t *testing.T) {
+	s, err := Open(tempPath(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Put(ctx, store.Entry{Category: "g", Name: "count", Content: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	r0 := revision(t, s)
+	const appends = 6
+	refused := errors.New("refused")
+	var (
+		wg        sync.WaitGroup
+		mu        sync.Mutex
+		recovered any
+	)
+	errs := make([]error, appends+4)
+	s.wmu.Lock() // a write under way: everything below queues
+	for i := range appends {
+		wg.Go(func() {
+			errs[i] = s.Update(ctx, "g", "count", func(old store.Entry, found bool) (store.Entry, error) {
+				if !found {
+					return store.Entry{}, errors.New("count not found")
+				}
+				old.Content += "x"
+				return old, nil
+			})
+		})
+	}
+	wg.Go(func() { errs[appends] = s.Put(ctx, store.Entry{Category: "g", Name: "put", Content: "p"}) })
+	wg.Go(func() {
+		errs[appends+1] = s.Update(ctx, "g", "refused", func(store.Entry, bool) (store.Entry, error) { return store.Entry{}, refused })
+	})
+	wg.Go(func() {
+		errs[appends+2] = s.Update(ctx, "g", "count", func(store.Entry, bool) (store.Entry, error) { return store.Entry{}, store.ErrNoChange })
+	})
+	wg.Go(func() {
+		defer func() {
+			mu.Lock()
+			recovered = recover()
+			mu.Unlock()
+		}()
+		errs[appends+3] = s.Update(ctx, "g", "panics", func(store.Entry, bool) (store.Entry, error) { panic("boom") })
+	})
+	const queued = appends + 4
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		s.qmu.Lock()
+		q := len(s.queue)
+		s.qmu.Unlock()
+		if q == queued {
+			break
+		}
+		if time.Now().After(deadline) {
+			s.wmu.Unlock()
+			wg.Wait()
+			t.Fatalf("%d writes queued, want %d", q, queued)
+		}
+	}
+	s.wmu.Unlock()
+	wg.Wait()
+	for i, err := range errs {
+		switch {
+		case i == appends+1:
+			if err != refused {
+				t.Errorf("the refused update returned %v", err)
+			}
+		case i == appends+3:
+		case err != nil:
+			t.Errorf("write %d: %v", i, err)
+		}
+	}
+	if recovered != "boom" {
+		t.Errorf("the panicking update's caller recovered %v, want its function's panic", recovered)
+	}
+	if e, err := s.Get(ctx, "g", "count"); err != nil || e.Content != "x"+strings.Repeat("x", appends) {
+		t.Fatalf("count after %d appends: %q, %v", appends, e.Content, err)
+	}
+	for _, name := range []string{"refused", "panics"} {
+		if _, err := s.Get(ctx, "g", name); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s: %v, want nothing written", name, err)
+		}
+	}
+	if r := revision(t, s); r != r0+appends+1 {
+		t.Fatalf("revision %d after %d writes from %d", r, appends+1, r0)
+	}
+	recs := historyRecords(t, s)
+	last := recs[len(recs)-1]
+	if len(recs) != 2 || last.before != r0 || last.after != r0+appends+1 || len(last.keys) != appends+1 {
+		t.Fatalf("history %+v: want one record of the %d writes that wrote, after revision %d", recs, appends+1, r0)
+	}
+	if p := s.broken.Load(); p != nil {
+		t.Fatalf("the store took the function's panic for damage: %v", *p)
+	}
+	if err := s.Put(ctx, store.Entry{Category: "g", Name: "after", Content: "a"}); err != nil {
+		t.Fatalf("a write after the group: %v", err)
+	}
+}
+
+// An Update whose function asks for no change, alone in its group, writes
+// nothing to the file: no empty transaction is committed (and synced),
+// as before Update joined the group commit.
+func TestUpdateNoChangeWritesNothing(t *testing.T) {
+	s := openTemp(t)
+	mustPut(t, s, "a", "b", "c")
+	r0 := revision(t, s)
+	before := s.db.Stats().TxStats
+	if err := s.Update(ctx, "a", "b", func(store.Entry, bool) (store.Entry, error) { return store.Entry{}, store.ErrNoChange }); err != nil {
+		t.Fatal(err)
+	}
+	after := s.db.Stats().TxStats
+	if d := after.Sub(&before); d.GetWrite() != 0 {
+		w := d.GetWrite()
+		t.Errorf("an update that changed nothing wrote %d pages", w)
+	}
+	if r := revision(t, s); r != r0 {
+		t.Errorf("revision %d, want %d", r, r0)
+	}
+}
+
 // A write that fails inside a group (a Delete of a missing entry, a Put
 // that bbolt refuses) fails alone, with its own error, and leaves no trace;
 // the others of its group commit without it.
@@ -179,8 +308,13 @@ func concName(v uint64) string {
 	return fmt.Sprintf("w%d-%d", v%concWriters, (v/concWriters)%concSlots)
 }
 
-// churnConcurrent is the child side of TestCrashGroupCommit.
-func churnConcurrent(s *Store, path string) error {
+// churnConcurrent is the child side of TestCrashGroupCommit and, with
+// update, of TestCrashGroupUpdate: then every write is an Update whose
+// function checks the entry it replaces (a complete older version of the
+// same writer), every fifth first asks for no change (ErrNoChange), and
+// writer 1 now and then runs an Update whose function fails, a write that
+// fails inside a group.
+func churnConcurrent(s *Store, path string, update bool) error {
 	var next [concWriters]uint64
 	for w := range next {
 		next[w] = uint64(w)
@@ -209,7 +343,35 @@ func churnConcurrent(s *Store, path string) error {
 						return
 					}
 				}
-				if err := s.Put(ctx, store.Entry{Category: "crash", Name: concName(v), Content: crashContent(v)}); err != nil {
+				if update && w == 1 && v%5 == 1 {
+					refused := errors.New("refused")
+					if err := s.Update(ctx, "crash", concName(v), func(store.Entry, bool) (store.Entry, error) { return store.Entry{}, refused }); err != refused {
+						errc <- fmt.Errorf("an update whose function fails: %v", err)
+						return
+					}
+				}
+				if update && v%5 == 0 {
+					if err := s.Update(ctx, "crash", concName(v), func(store.Entry, bool) (store.Entry, error) { return store.Entry{}, store.ErrNoChange }); err != nil {
+						errc <- fmt.Errorf("an update that changes nothing: %v", err)
+						return
+					}
+				}
+				e := store.Entry{Category: "crash", Name: concName(v), Content: crashContent(v)}
+				var err error
+				if update {
+					err = s.Update(ctx, e.Category, e.Name, func(old store.Entry, found bool) (store.Entry, error) {
+						if found {
+							ov, err := checkCrashContent(old.Content)
+							if err != nil || ov >= v || ov%concWriters != v%concWriters {
+								return store.Entry{}, fmt.Errorf("version %d replaces %s holding %d: %v", v, e.Name, ov, err)
+							}
+						}
+						return e, nil
+					})
+				} else {
+					err = s.Put(ctx, e)
+				}
+				if err != nil {
 					errc <- err
 					return
 				}
@@ -233,7 +395,14 @@ func churnConcurrent(s *Store, path string) error {
 // no gap: contiguous records from revision 0 to the file's revision, each
 // naming at least one and at most as many keys as revisions it spans, and
 // naming together exactly the entries in the file.
-func TestCrashGroupCommit(t *testing.T) {
+func TestCrashGroupCommit(t *testing.T) { crashGroup(t, "churnconc") }
+
+// TestCrashGroupUpdate is TestCrashGroupCommit with every write an Update
+// (its read-modify-write committing in groups), some of them changing
+// nothing and some failing inside their group.
+func TestCrashGroupUpdate(t *testing.T) { crashGroup(t, "churnupdate") }
+
+func crashGroup(t *testing.T, mode string) {
 	if testing.Short() {
 		t.Skip("kills helper processes; skipped with -short")
 	}
@@ -257,7 +426,7 @@ func TestCrashGroupCommit(t *testing.T) {
 			t.Logf("time budget spent after %d rounds", round)
 			break
 		}
-		c := startChild(t, "churnconc", path)
+		c := startChild(t, mode, path)
 		c.waitReady(t)
 		time.Sleep(time.Duration(rng.IntN(150)) * time.Millisecond)
 		c.kill()

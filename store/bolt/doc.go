@@ -106,14 +106,15 @@
 // goes down. Reads never bump it; neither does a failed write, such as a
 // Delete of a missing entry.
 //
-// Concurrent Puts and Deletes commit in groups: the writes queued while a
-// transaction commits go together into the next one, which syncs the file
-// once for all of them (a bbolt commit syncs twice, a few milliseconds
-// each on a disk). Each call still returns only after the transaction
-// holding its write has committed and synced; a write that fails inside a
-// group (a Delete of a missing entry) fails alone and leaves no trace, the
-// group committing without it. Update and PutBatch use transactions of
-// their own.
+// Concurrent Puts, Deletes and Updates commit in groups: the writes queued
+// while a transaction commits go together into the next one, which syncs
+// the file once for all of them (a bbolt commit syncs twice, a few
+// milliseconds each on a disk). Each call still returns only after the
+// transaction holding its write has committed and synced; a write that
+// fails inside a group (a Delete of a missing entry, an Update whose
+// function fails) fails alone and leaves no trace, the group committing
+// without it. An Update's function therefore may run on another caller's
+// goroutine, and more than once. PutBatch uses a transaction of its own.
 //
 // Store implements store.ChangeFeed. Only one process has the file open,
 // so the feed is a bounded history in that process's memory
