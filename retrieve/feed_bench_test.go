@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/recallhq/recall/internal/cputime"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/store/fs"
 )
@@ -60,7 +60,7 @@ func BenchmarkOutsideEdit(b *testing.B) {
 				term := fmt.Sprintf("outsideedit%dmarker", i)
 				name := fmt.Sprintf("edited-%d", i)
 				i++
-				c0 := cpuTime()
+				c0 := cputime.Process()
 				t0 := time.Now()
 				writeEntryFile(b, dir, "edits", name, term+" saved by an editor in another process")
 				for {
@@ -77,7 +77,7 @@ func BenchmarkOutsideEdit(b *testing.B) {
 					time.Sleep(5 * time.Millisecond)
 				}
 				delays = append(delays, time.Since(t0))
-				cpu += cpuTime() - c0
+				cpu += cputime.Process() - c0
 			}
 			slices.Sort(delays)
 			b.ReportMetric(float64(delays[len(delays)/2].Microseconds())/1e3, "visible-ms")
@@ -85,13 +85,4 @@ func BenchmarkOutsideEdit(b *testing.B) {
 			b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(len(delays)), "cpu-ms/edit")
 		})
 	}
-}
-
-// cpuTime is the user and system CPU time this process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recallhq/recall/internal/cputime"
 	"github.com/recallhq/recall/internal/synth"
 	"github.com/recallhq/recall/retrieve"
 	boltstore "github.com/recallhq/recall/store/bolt"
@@ -107,9 +108,9 @@ func BenchmarkRetrieveWhileWriting(b *testing.B) {
 	}
 	var ro, mixed, roCPU, mixedCPU time.Duration
 	timed := func(writes bool) {
-		c0 := processCPU(b)
+		c0 := cputime.Process()
 		t := block(writes)
-		c := processCPU(b) - c0
+		c := cputime.Process() - c0
 		if writes {
 			mixed, mixedCPU = mixed+t, mixedCPU+c
 		} else {

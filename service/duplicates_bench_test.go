@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recallhq/recall/importer"
+	"github.com/recallhq/recall/internal/cputime"
 	"github.com/recallhq/recall/internal/synth"
 	"github.com/recallhq/recall/retrieve"
 	"github.com/recallhq/recall/service"
@@ -55,7 +56,7 @@ func BenchmarkImportDuplicates(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer st.Close()
-		c0, t0 := processCPU(b), time.Now()
+		c0, t0 := cputime.Process(), time.Now()
 		if _, err := plan.Write(ctx, st, importer.WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func BenchmarkImportDuplicates(b *testing.B) {
 			b.Fatal(err)
 		}
 		m.Close() // waits for the copy's save
-		wall, cpu = time.Since(t0), processCPU(b)-c0
+		wall, cpu = time.Since(t0), cputime.Process()-c0
 		if !nodup && d.Count < 900 {
 			b.Fatalf("%d duplicates reported", d.Count)
 		}

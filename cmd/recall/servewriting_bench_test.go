@@ -18,10 +18,10 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/recallhq/recall/internal/cputime"
 	"github.com/recallhq/recall/internal/synth"
 	"github.com/recallhq/recall/service/httpapi"
 	"github.com/recallhq/recall/service/mcptools"
@@ -195,9 +195,9 @@ func BenchmarkServeWhileWriting(b *testing.B) {
 		roN, mixN     int
 	)
 	timed := func(writes bool) {
-		c0 := rusageCPU(b)
+		c0 := cputime.Process()
 		t, r := block(writes)
-		c := rusageCPU(b) - c0
+		c := cputime.Process() - c0
 		if writes {
 			mixT, mixCPU, mixN = mixT+t, mixCPU+c, mixN+r
 		} else {
@@ -231,13 +231,4 @@ func benchEnv(b *testing.B, name string, def int) int {
 		b.Fatalf("%s=%q: want a positive integer", name, v)
 	}
 	return n
-}
-
-// rusageCPU is the user and system CPU time this process has used.
-func rusageCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
