@@ -136,10 +136,21 @@ func (w *maxScore) impactStart(k int) bool {
 	if w.h.within != nil || k <= 0 {
 		return false
 	}
+	// The long lists whose impact orders exist, and the one of the
+	// highest bound (the rarest: its k-th weight is usually the highest),
+	// whose order is made if need be. A stop word's order is not made
+	// here: a query that the path then does not answer would pay for
+	// sorting the longest list once.
 	theta := 0.0
+	top := -1
+	for j := range w.qs {
+		if q := &w.qs[j]; len(q.list.docs) >= impactWalkMin && w.s.base.impactReady(q.id) {
+			top = j // qs is in ascending bound
+		}
+	}
 	for j := range w.qs {
 		q := &w.qs[j]
-		if len(q.list.docs) >= impactWalkMin && w.s.base.impactReady(q.id) {
+		if j == top || (len(q.list.docs) >= impactWalkMin && w.s.base.impactMade(q.id)) {
 			theta = max(theta, w.kthWeight(q, w.s.base.impactOf(q.id), k)/margin)
 		}
 	}

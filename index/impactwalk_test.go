@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,36 +16,11 @@ import (
 // blocks), and with writes in the overlay (replaced, deleted and new
 // documents). It also checks that the path answers most of the queries.
 func TestImpactWalkEqualsExhaustive(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
 	n := 30_000
 	if testing.Short() {
 		n = 12_000
 	}
-	var in []Input
-	prev := ""
-	for i := range n {
-		var b strings.Builder
-		if i%40 == 1 {
-			b.WriteString(prev) // a tie with the document before
-		} else {
-			for range 4 + r.IntN(50) {
-				switch x := r.IntN(1000); {
-				case x < 30:
-					b.WriteString("what ")
-				case x < 38:
-					b.WriteString("mid ")
-				case x < 40:
-					b.WriteString("mid2 ")
-				case x < 42:
-					fmt.Fprintf(&b, "rare%d ", r.IntN(200))
-				default:
-					fmt.Fprintf(&b, "w%d ", r.IntN(4000))
-				}
-			}
-		}
-		prev = b.String()
-		in = append(in, Input{Category: "c" + fmt.Sprint(i%3), Name: fmt.Sprint("n", i), Content: prev})
-	}
+	in := impactWalkCorpus(n)
 	s := Build(1, EnglishStop(), in)
 	queries := []string{"what mid", "mid what", "what mid mid2", "mid mid2", "what is the mid of the rare1", "mid rare2 rare3 what"}
 	for i := range 20 {
@@ -94,4 +70,60 @@ func TestImpactWalkEqualsExhaustive(t *testing.T) {
 		}
 	}
 	check(w, "overlay")
+}
+
+// impactWalkCorpus is n documents of filler words with "what" in about
+// 60% of them, "mid" in 20%, "mid2" in 6%, 200 rare words, and every 40th
+// document a copy of the one before.
+func impactWalkCorpus(n int) []Input {
+	r := rand.New(rand.NewPCG(5, 6))
+	var in []Input
+	prev := ""
+	for i := range n {
+		var b strings.Builder
+		if i%40 == 1 {
+			b.WriteString(prev) // a tie with the document before
+		} else {
+			for range 4 + r.IntN(50) {
+				switch x := r.IntN(1000); {
+				case x < 30:
+					b.WriteString("what ")
+				case x < 38:
+					b.WriteString("mid ")
+				case x < 40:
+					b.WriteString("mid2 ")
+				case x < 42:
+					fmt.Fprintf(&b, "rare%d ", r.IntN(200))
+				default:
+					fmt.Fprintf(&b, "w%d ", r.IntN(4000))
+				}
+			}
+		}
+		prev = b.String()
+		in = append(in, Input{Category: "c" + fmt.Sprint(i%3), Name: fmt.Sprint("n", i), Content: prev})
+	}
+	return in
+}
+
+// TestImpactWalkLeavesStopWordUnsorted: a query whose pruned walk looks
+// at the impact path makes the impact order of its rarest long list only,
+// not the stop word's (the longest list, sorted once for nothing when the
+// path does not answer), and still answers as the exhaustive scorer.
+func TestImpactWalkLeavesStopWordUnsorted(t *testing.T) {
+	s := Build(1, EnglishStop(), impactWalkCorpus(12_000))
+	terms := s.Terms("what mid")
+	for _, k := range []int{10, 100} {
+		want, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: PruneNever})
+		got, _ := s.Top(TopQuery{Terms: terms, Limit: k, Pruning: PruneAlways})
+		if !slices.Equal(got, want) {
+			t.Fatalf("k %d: %v, exhaustive %v", k, got, want)
+		}
+	}
+	p := s.plan(terms)
+	defer p.release()
+	for _, q := range p.qt {
+		if made := s.base.impactMade(q.id); made != (terms[q.ti] == "mid") {
+			t.Errorf("%s (%d postings): impact order made %v", terms[q.ti], len(q.list.docs), made)
+		}
+	}
 }
