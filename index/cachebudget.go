@@ -30,6 +30,12 @@ func impactSize(n int) int { return 6 * n }
 // denseSize is what the bitmap of a list over n documents takes.
 func denseSize(n int) int { return (n + 511) / 512 * (64 + 4) }
 
+// impactMade reports whether term id's impact order is made.
+func (seg *segment) impactMade(id uint32) bool {
+	_, ok := seg.impacts.Load(id)
+	return ok
+}
+
 // impactReady reports whether term id's impact order is made, or may be.
 func (seg *segment) impactReady(id uint32) bool {
 	if _, ok := seg.impacts.Load(id); ok {

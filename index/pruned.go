@@ -40,7 +40,7 @@ func newMaxScore(p *plan, k int) maxScore {
 	p.withBounds()
 	w := maxScore{plan: p, qs: byBound(p)}
 	w.pre = prefixBounds(w.qs)
-	if p.h.within == nil {
+	if p.h.within == nil && !w.impactStart(k) {
 		// The start threshold is read off the whole index; inside a
 		// set (TopQuery.Within) the k-th best may score less.
 		w.raise(w.startThreshold(k))
@@ -99,6 +99,9 @@ func prefixBounds(qs []qterm) []float64 {
 // other lists, reaches the threshold (an over-estimate: the threshold
 // only rises during the walk).
 func (w *maxScore) estimate() int {
+	if li, ok := w.impactWalk(); ok {
+		return w.impactEstimate(li)
+	}
 	rest := w.rest()
 	sumUB := 0.0
 	for _, q := range w.qs[w.ess:] {
@@ -131,6 +134,9 @@ func (w *maxScore) run() error {
 	c0, c1 := w.c0, w.c1
 	dead := w.s.nDead > 0
 	w.raise(h.threshold())
+	if li, ok := w.impactWalk(); ok {
+		return w.runImpact(li)
+	}
 	// A dense list, once only probed, is probed through its bitmap
 	// (dense.go): its block bounds would cost a search of the blocks and
 	// a binary search in one, a chain of cache misses, per candidate.
