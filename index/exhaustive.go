@@ -61,6 +61,12 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 	if fn == nil && p.h.within != nil && !p.h.within.open {
 		in = p.h.within
 	}
+	// Into a top k, the masks are not kept per posting but found for the
+	// documents kept (matchedMasks): an 8-byte read and write per
+	// posting at a random place less.
+	if fn == nil && p.h.k > 0 && p.h.k <= maxMatchedSearch {
+		a.masks = nil
+	}
 	var err error
 	work := checkEvery // look at done before the first list
 	for _, q := range p.qt {
@@ -88,9 +94,12 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 		}
 		for lo := 0; lo < len(docs); {
 			hi := q.list.plainEnd(lo)
-			if in != nil {
-				a.addIn(in, docs[lo:hi], tfs[lo:hi], q.idf, bit)
-			} else {
+			switch {
+			case in != nil:
+				a.addIn(in, docs[lo:hi], tfs[lo:hi], q.idf)
+			case a.masks == nil:
+				a.addScores(docs[lo:hi], tfs[lo:hi], q.idf)
+			default:
 				a.add(docs[lo:hi], tfs[lo:hi], q.idf, bit)
 			}
 			if hi < len(docs) && (in == nil || in.hasBase(docs[hi])) {
@@ -144,16 +153,53 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 	// compared ords: docs/performance.md, "Ranking against a plain
 	// index, SQLite FTS5 and Bleve".)
 	scores, masks := a.scores, a.masks
-	for _, i := range touched {
-		if v := scores[i]; v > 0 && (h.k <= 0 || len(h.h) < h.k || v >= h.h[0].score) {
-			h.push(i, v, masks[i])
+	if masks == nil {
+		for _, i := range touched {
+			if v := scores[i]; v > 0 && (len(h.h) < h.k || v >= h.h[0].score) {
+				h.push(i, v, 0)
+			}
+			scores[i] = 0
 		}
-		scores[i], masks[i] = 0, 0
+		p.matchedMasks(h.h, uint32(nb))
+	} else {
+		for _, i := range touched {
+			if v := scores[i]; v > 0 && (h.k <= 0 || len(h.h) < h.k || v >= h.h[0].score) {
+				h.push(i, v, masks[i])
+			}
+			scores[i], masks[i] = 0, 0
+		}
 	}
 	for _, c := range ovc {
 		h.push(c.ord, c.score, c.mask)
 	}
 	return nil
+}
+
+// maxMatchedSearch is the largest k for which the exhaustive scorer finds
+// the masks of its top k afterwards (matchedMasks) rather than keeping
+// one per document touched.
+const maxMatchedSearch = 1024
+
+// matchedMasks sets the masks of the base documents in cs (ord < nb): the
+// bits of the query terms whose base lists hold them, found by a binary
+// search per term and document. A top k is a few hundred searches where
+// the accumulator's masks were a write per posting.
+func (p *plan) matchedMasks(cs []cand, nb uint32) {
+	for i := range cs {
+		c := &cs[i]
+		if c.ord >= nb {
+			continue
+		}
+		var mask uint64
+		for _, q := range p.qt {
+			if q.ti < 64 {
+				if _, ok := findPosting(q.list.docs, c.ord); ok {
+					mask |= 1 << q.ti
+				}
+			}
+		}
+		c.mask = mask
+	}
 }
 
 // add adds the weights of the postings docs, tfs (plain tfs, no
@@ -185,14 +231,36 @@ func (a *accumulator) add(docs []uint32, tfs []uint8, idf float64, bit uint64) {
 	a.touched = out[:n]
 }
 
-// addIn is add for the postings of documents in w (not open), which it
-// finds by their rank: the others cost one 4-byte read each. The branch
-// is taken rarely for a narrow set and often for a wide one, so the
-// predictor wins it at both ends.
-func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64, bit uint64) {
+// addScores is add without the masks (into a top k: matchedMasks).
+func (a *accumulator) addScores(docs []uint32, tfs []uint8, idf float64) {
 	tfs = tfs[:len(docs)]
 	scores := a.scores
-	masks, lens := a.masks[:len(scores)], a.lens[:len(scores)] // one length to check
+	lens := a.lens[:len(scores)] // one length to check
+	c0, c1 := a.c0, a.c1
+	n := len(a.touched)
+	touched := slices.Grow(a.touched, len(docs))
+	out := touched[:cap(touched)]
+	for i, d := range docs {
+		v := weight(idf, float64(tfs[i]), c0, c1, lens[d])
+		old := scores[d]
+		out[n] = d
+		if math.Float64bits(old) == 0 {
+			n++
+		}
+		v += old
+		scores[d] = v
+	}
+	a.touched = out[:n]
+}
+
+// addIn is addScores for the postings of documents in w (not open),
+// which it finds by their rank: the others cost one 4-byte read each.
+// The branch is taken rarely for a narrow set and often for a wide one,
+// so the predictor wins it at both ends.
+func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64) {
+	tfs = tfs[:len(docs)]
+	scores := a.scores
+	lens := a.lens[:len(scores)] // one length to check
 	rank := w.rank[:len(scores)]
 	ia, iw, da, dw := w.ia, w.iw, w.da, w.dw
 	c0, c1 := a.c0, a.c1
@@ -211,7 +279,6 @@ func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64, bit
 		}
 		v += old
 		scores[d] = v
-		masks[d] |= bit
 	}
 	a.touched = out[:n]
 }
@@ -236,7 +303,9 @@ func (a *accumulator) addOne(d, tf uint32, idf float64, bit uint64) {
 		a.touched = append(a.touched, d)
 	}
 	a.scores[d] += v
-	a.masks[d] |= bit
+	if a.masks != nil {
+		a.masks[d] |= bit
+	}
 }
 
 // dropDead takes the dead documents out of the accumulator.
@@ -244,7 +313,7 @@ func (a *accumulator) dropDead(s *Snapshot) {
 	n := 0
 	for _, d := range a.touched {
 		if s.isDead(d) {
-			a.scores[d], a.masks[d] = 0, 0
+			a.clear(d)
 			continue
 		}
 		a.touched[n] = d
@@ -256,7 +325,15 @@ func (a *accumulator) dropDead(s *Snapshot) {
 // reset zeroes the scores and masks of the documents touched.
 func (a *accumulator) reset() {
 	for _, i := range a.touched {
-		a.scores[i], a.masks[i] = 0, 0
+		a.clear(i)
+	}
+}
+
+// clear zeroes document d's score, and its mask when masks are kept.
+func (a *accumulator) clear(d uint32) {
+	a.scores[d] = 0
+	if a.masks != nil {
+		a.masks[d] = 0
 	}
 }
 
@@ -270,7 +347,7 @@ func (a *accumulator) keepWithin(w *Set, touched []uint32) []uint32 {
 			touched[n] = i
 			n++
 		} else {
-			a.scores[i], a.masks[i] = 0, 0
+			a.clear(i)
 		}
 	}
 	return touched[:n]
