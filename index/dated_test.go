@@ -117,7 +117,7 @@ func checkWithin(t *testing.T, s *Snapshot, r *rand.Rand, label string, hide boo
 					full = append(full, x)
 				}
 			}
-			for _, k := range []int{1, 3, 10, 100} {
+			for _, k := range []int{1, 3, 10, 100, maxMatchedSearch + 1} {
 				want := full
 				if len(want) > k {
 					want = want[:k]

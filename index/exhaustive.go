@@ -96,7 +96,7 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 			hi := q.list.plainEnd(lo)
 			switch {
 			case in != nil:
-				a.addIn(in, docs[lo:hi], tfs[lo:hi], q.idf)
+				a.addIn(in, docs[lo:hi], tfs[lo:hi], q.idf, bit)
 			case a.masks == nil:
 				a.addScores(docs[lo:hi], tfs[lo:hi], q.idf)
 			default:
@@ -253,14 +253,19 @@ func (a *accumulator) addScores(docs []uint32, tfs []uint8, idf float64) {
 	a.touched = out[:n]
 }
 
-// addIn is addScores for the postings of documents in w (not open),
-// which it finds by their rank: the others cost one 4-byte read each.
-// The branch is taken rarely for a narrow set and often for a wide one,
-// so the predictor wins it at both ends.
-func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64) {
+// addIn is add for the postings of documents in w (not open), which it
+// finds by their rank: the others cost one 4-byte read each. The branch
+// is taken rarely for a narrow set and often for a wide one, so the
+// predictor wins it at both ends. It sets bit in the masks when they are
+// kept (a top k past maxMatchedSearch).
+func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64, bit uint64) {
 	tfs = tfs[:len(docs)]
 	scores := a.scores
 	lens := a.lens[:len(scores)] // one length to check
+	masks := a.masks
+	if masks != nil {
+		masks = masks[:len(scores)]
+	}
 	rank := w.rank[:len(scores)]
 	ia, iw, da, dw := w.ia, w.iw, w.da, w.dw
 	c0, c1 := a.c0, a.c1
@@ -279,6 +284,9 @@ func (a *accumulator) addIn(w *Set, docs []uint32, tfs []uint8, idf float64) {
 		}
 		v += old
 		scores[d] = v
+		if masks != nil {
+			masks[d] |= bit
+		}
 	}
 	a.touched = out[:n]
 }
