@@ -64,7 +64,7 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 	// Into a top k, the masks are not kept per posting but found for the
 	// documents kept (matchedMasks): an 8-byte read and write per
 	// posting at a random place less.
-	if fn == nil && p.h.k > 0 && p.h.k <= maxMatchedSearch {
+	if fn == nil && p.h.k > 0 && p.h.k <= maxMatchedSearch && nb >= matchedSearchDocs {
 		a.masks = nil
 	}
 	var err error
@@ -179,6 +179,15 @@ func (p *plan) exhaustive(fn func(ord uint32, score float64, mask uint64)) error
 // the masks of its top k afterwards (matchedMasks) rather than keeping
 // one per document touched.
 const maxMatchedSearch = 1024
+
+// matchedSearchDocs is the fewest base documents for which it does so:
+// below it the masks (8 bytes a document) stay in the processor's cache
+// and writing one per posting costs less than the searches (100k
+// documents, 800 KB of masks: Chinese at k = 100 took 37–39 µs with the
+// searches against 22–34 µs without; 1M, 8 MB: 134–198 µs against
+// 232–259 µs; docs/performance.md, "Chinese at 1M"). A variable for the
+// tests, which run on small stores and set it to 0 (TestMain).
+var matchedSearchDocs = 1 << 18
 
 // matchedMasks sets the masks of the base documents in cs (ord < nb): the
 // bits of the query terms whose base lists hold them, found by a binary
