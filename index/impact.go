@@ -274,11 +274,6 @@ func (iq *impactQuery) walk() {
 	touched, L, io, h, s := iq.cands, iq.L, iq.io, &iq.h, iq.s
 	c0, c1 := iq.c0, iq.c1
 	bit := uint64(1) << L.ti
-	type head struct {
-		pos, end uint32
-		tf       float64
-		w        float64
-	}
 	// Inside a set (TopQuery.Within), a group's head is its next
 	// document in the set: the others are passed over in a loop of one
 	// read each, without a weight or a choice among the groups (none of
@@ -287,27 +282,22 @@ func (iq *impactQuery) walk() {
 	if w := h.within; w != nil && !w.open {
 		in = w
 	}
-	skip := func(hd *head) {
+	skip := func(hd *groupHead) {
 		if in != nil {
 			for hd.pos < hd.end && !in.hasBase(io.docs[hd.pos]) {
 				hd.pos++
 			}
 		}
 	}
-	heads := make([]head, len(io.groups))
+	heads := make([]groupHead, len(io.groups))
 	for g, gr := range io.groups {
-		heads[g] = head{pos: gr.start, end: gr.end, tf: float64(gr.tf)}
+		heads[g] = groupHead{pos: gr.start, end: gr.end, tf: float64(gr.tf)}
 		if skip(&heads[g]); heads[g].pos < heads[g].end {
 			heads[g].w = weight(L.idf, heads[g].tf, c0, c1, io.dl(heads[g].pos))
 		}
 	}
 	for {
-		best := -1
-		for g := range heads {
-			if heads[g].pos < heads[g].end && (best < 0 || heads[g].w > heads[best].w) {
-				best = g
-			}
-		}
+		best := bestHead(heads)
 		if best < 0 {
 			break
 		}
@@ -359,3 +349,22 @@ func (sc *impactScratch) pos(n int) []int {
 }
 
 var impactPool = sync.Pool{New: func() any { return new(impactScratch) }}
+
+// groupHead is the next posting of one tf group of an impact-ordered
+// list (io.groups), and that posting's weight.
+type groupHead struct {
+	pos, end uint32
+	tf, w    float64
+}
+
+// bestHead returns the group whose next posting weighs most, the first
+// of equals; -1 when every group is read.
+func bestHead(heads []groupHead) int {
+	best := -1
+	for g := range heads {
+		if heads[g].pos < heads[g].end && (best < 0 || heads[g].w > heads[best].w) {
+			best = g
+		}
+	}
+	return best
+}

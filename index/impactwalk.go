@@ -91,22 +91,13 @@ func (w *maxScore) kthWeight(L *qterm, io *impactOrder, k int) float64 {
 	if k <= 0 || k > len(io.docs) {
 		return 0
 	}
-	type head struct {
-		pos, end uint32
-		w        float64
-	}
-	var room [16]head
+	var room [16]groupHead
 	heads := room[:0]
 	for _, gr := range io.groups {
-		heads = append(heads, head{pos: gr.start, end: gr.end, w: w.weight(L.idf, float64(gr.tf), io.dl(gr.start))})
+		heads = append(heads, groupHead{pos: gr.start, end: gr.end, w: w.weight(L.idf, float64(gr.tf), io.dl(gr.start))})
 	}
 	for n := 0; ; {
-		best := -1
-		for g := range heads {
-			if heads[g].pos < heads[g].end && (best < 0 || heads[g].w > heads[best].w) {
-				best = g
-			}
-		}
+		best := bestHead(heads)
 		if best < 0 {
 			return 0
 		}
@@ -209,24 +200,15 @@ func (w *maxScore) sampleThreshold(li, k int, sc *impactScratch) float64 {
 	for j := range members {
 		members[j] = w.s.base.denseOf(qs[j].id)
 	}
-	type head struct {
-		pos, end uint32
-		w        float64
-	}
-	var room [16]head
+	var room [16]groupHead
 	heads := room[:0]
 	for _, gr := range io.groups {
-		heads = append(heads, head{pos: gr.start, end: gr.end, w: w.weight(L.idf, float64(gr.tf), io.dl(gr.start))})
+		heads = append(heads, groupHead{pos: gr.start, end: gr.end, w: w.weight(L.idf, float64(gr.tf), io.dl(gr.start))})
 	}
 	var contrib [64]float64
 	part := zeroed(sc.part, m)[:0]
 	for len(part) < m {
-		best := -1
-		for g := range heads {
-			if heads[g].pos < heads[g].end && (best < 0 || heads[g].w > heads[best].w) {
-				best = g
-			}
-		}
+		best := bestHead(heads)
 		if best < 0 {
 			break
 		}
@@ -352,14 +334,9 @@ func (w *maxScore) runImpact(li int) error {
 	}
 	// The long list alone (with the lists not walked), best first.
 	rest := w.rest()
-	type head struct {
-		pos, end uint32
-		tf       float64
-		w        float64
-	}
-	heads := make([]head, len(io.groups))
+	heads := make([]groupHead, len(io.groups))
 	for g, gr := range io.groups {
-		heads[g] = head{pos: gr.start, end: gr.end, tf: float64(gr.tf)}
+		heads[g] = groupHead{pos: gr.start, end: gr.end, tf: float64(gr.tf)}
 		heads[g].w = weight(L.idf, heads[g].tf, c0, c1, io.dl(gr.start))
 	}
 	work := checkEvery - 1
@@ -370,12 +347,7 @@ func (w *maxScore) runImpact(li int) error {
 				return ErrCanceled
 			}
 		}
-		best := -1
-		for g := range heads {
-			if heads[g].pos < heads[g].end && (best < 0 || heads[g].w > heads[best].w) {
-				best = g
-			}
-		}
+		best := bestHead(heads)
 		if best < 0 {
 			break
 		}

@@ -24,45 +24,29 @@ func titleFirst(snap *index.Snapshot, q index.Query, tv *timeView, items []Item,
 	if len(fs) == 0 {
 		return items, docs
 	}
-	at := make([]int, len(fs)) // each title's index in items; -1: not ranked
-	for i, f := range fs {
-		at[i] = -1
-		for j := range items {
-			if items[j].Category == f.d.Category && items[j].Name == f.d.Name {
-				at[i] = j
-				break
-			}
+	type ranked struct {
+		it Item
+		d  *index.Doc // nil when docs is
+	}
+	rs := make([]ranked, len(items))
+	for i := range items {
+		rs[i].it = items[i]
+		if docs != nil {
+			rs[i].d = docs[i]
 		}
 	}
-	out := make([]Item, 0, min(limit, len(items)+len(fs)))
+	rs = titledFront(fs, rs, func(r ranked) (string, string) { return r.it.Category, r.it.Name },
+		func(f titled) ranked { return ranked{titledItem(snap, q, tv, f), f.d} })
+	rs = rs[:min(limit, len(rs))]
+	out := make([]Item, len(rs))
 	var outDocs []*index.Doc
 	if docs != nil {
-		outDocs = make([]*index.Doc, 0, cap(out))
+		outDocs = make([]*index.Doc, len(rs))
 	}
-	moved := make([]bool, len(items))
-	for i, f := range fs {
-		if len(out) == limit {
-			break
-		}
-		if at[i] >= 0 {
-			out = append(out, items[at[i]])
-			moved[at[i]] = true
-		} else {
-			out = append(out, titledItem(snap, q, tv, f))
-		}
+	for i, r := range rs {
+		out[i] = r.it
 		if outDocs != nil {
-			outDocs = append(outDocs, f.d)
-		}
-	}
-	for j := range items {
-		if len(out) == limit {
-			break
-		}
-		if !moved[j] {
-			out = append(out, items[j])
-			if outDocs != nil {
-				outDocs = append(outDocs, docs[j])
-			}
+			outDocs[i] = r.d
 		}
 	}
 	if own {
@@ -115,7 +99,7 @@ func titledItem(snap *index.Snapshot, q index.Query, tv *timeView, f titled) Ite
 // their order. So a copy ranked above a titled entry is folded into it,
 // not it into the copy, and the rule has nothing left to move once
 // collapse has run. ranked itself when fs is empty.
-func titledFront[T any](fs []titled, ranked []T, doc func(T) *index.Doc, brought func(titled) T) []T {
+func titledFront[T any](fs []titled, ranked []T, key func(T) (category, name string), brought func(titled) T) []T {
 	if len(fs) == 0 {
 		return ranked
 	}
@@ -123,8 +107,8 @@ func titledFront[T any](fs []titled, ranked []T, doc func(T) *index.Doc, brought
 	moved := make([]bool, len(ranked))
 	for _, f := range fs {
 		j := slices.IndexFunc(ranked, func(r T) bool {
-			d := doc(r)
-			return d.Category == f.d.Category && d.Name == f.d.Name
+			c, n := key(r)
+			return c == f.d.Category && n == f.d.Name
 		})
 		if j >= 0 {
 			out = append(out, ranked[j])
@@ -145,7 +129,7 @@ func titledFront[T any](fs []titled, ranked []T, doc func(T) *index.Doc, brought
 // entry's mask has the bits of the query terms it holds, as a ranking's
 // would (index.Scored.Matched).
 func titledScored(snap *index.Snapshot, fs []titled, top []index.Scored, terms []string) []index.Scored {
-	return titledFront(fs, top, func(s index.Scored) *index.Doc { return s.Doc }, func(f titled) index.Scored {
+	return titledFront(fs, top, func(s index.Scored) (string, string) { return s.Doc.Category, s.Doc.Name }, func(f titled) index.Scored {
 		var mask uint64
 		for i, t := range terms[:min(len(terms), 64)] {
 			if snap.TermFreq(f.d, t) > 0 {
@@ -159,7 +143,7 @@ func titledScored(snap *index.Snapshot, fs []titled, top []index.Scored, terms [
 // titledHits is titledFront over the fused path's ranking: a brought
 // entry is a hit with its BM25 score and no cosine score.
 func titledHits(fs []titled, hits []hit) []hit {
-	return titledFront(fs, hits, func(h hit) *index.Doc { return h.doc }, func(f titled) hit {
+	return titledFront(fs, hits, func(h hit) (string, string) { return h.doc.Category, h.doc.Name }, func(f titled) hit {
 		bm := f.bm25
 		return hit{doc: f.d, score: bm, bm25: &bm}
 	})
