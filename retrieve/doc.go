@@ -80,12 +80,19 @@
 // reads the whole store only at the first retrieve, when the feed says it
 // lost track (Reset), on Rebuild, and, for a store without a feed, after
 // every write made behind its back (the retrieve then waits for that
-// build rather than answer stale). A follower goroutine subscribed to the
-// feed applies writes by other goroutines and processes (a watched
-// folder, see fs.Store.Watch; a shared database) as they are announced,
-// so retrieves rarely find anything to do. Edits that move no revision
-// (another process editing an fs folder that is not watched) need
-// Engine.Rebuild.
+// build rather than answer stale). On a store that tells its
+// acknowledged revision (store.AckRevisioner: bolt) a retrieve compares
+// that one instead: the Engine marks its own writes (store.CallerPublishes)
+// and publishes each before it returns, so its retrieves do not queue
+// behind its writes still in flight (they answer from the snapshot before
+// such a write, which nobody can yet have been told is done), while every
+// write acknowledged to anyone else, another Engine's over the same store
+// or a direct store write, is waited for as before. A follower goroutine
+// subscribed to the feed applies writes by other goroutines and processes
+// (a watched folder, see fs.Store.Watch; a shared database) as they are
+// announced, so retrieves rarely find anything to do. Edits that move no
+// revision (another process editing an fs folder that is not watched)
+// need Engine.Rebuild.
 //
 // One rule publishes snapshots: every new snapshot is installed by the
 // holder of the Engine's publish lock and is derived from the snapshot
@@ -93,7 +100,8 @@
 // made under the lock, which starts a new lineage). A background
 // compaction, the only work done outside the lock, is installed only if
 // no full build came since it started, after replaying onto it the keys
-// published meanwhile; retrieves never take the lock.
+// published meanwhile. A retrieve takes the lock only to catch up, when
+// its snapshot is behind a write it must see.
 //
 // Options.OnChange reports each published change (the keys re-read, or
 // Reset after a full build), for a service that keeps derived data per

@@ -118,11 +118,19 @@ type Engine struct {
 	unavailable atomic.Pointer[error] // see Unavailable
 	st          store.Store
 	feed        store.ChangeFeed // nil when the store has none
-	tok         *index.Analyzer
-	snap        atomic.Pointer[index.Snapshot]
-	valid       perSnapshot[*Validity] // the Validity of a recent snapshot
-	links       perSnapshot[*Links]    // the Links of a recent snapshot
-	sections    sectionCache           // the split long notes of recent retrieves
+	// acked is the store's AckRevisioner, when it has a feed and one; then
+	// a retrieve waits for the writes acknowledged to self before it (and
+	// for owed, see owe) rather than for the store's revision, and the
+	// Engine's writes name self (store.CallerPublishes).
+	acked store.AckRevisioner
+	self  *store.Publisher
+	owed  atomic.Uint64
+
+	tok      *index.Analyzer
+	snap     atomic.Pointer[index.Snapshot]
+	valid    perSnapshot[*Validity] // the Validity of a recent snapshot
+	links    perSnapshot[*Links]    // the Links of a recent snapshot
+	sections sectionCache           // the split long notes of recent retrieves
 
 	embedder     embed.Embedder
 	vectors      DocVectors
@@ -230,6 +238,9 @@ func New(st store.Store, opts Options) *Engine {
 	}
 	if f, ok := st.(store.ChangeFeed); ok {
 		e.feed = f
+		if a, ok := st.(store.AckRevisioner); ok {
+			e.acked, e.self = a, new(store.Publisher)
+		}
 		changed, cancel := f.Subscribe()
 		ctx, stop := context.WithCancel(context.Background())
 		e.stopFollow = func() { stop(); cancel() }
@@ -287,7 +298,8 @@ func (e *Engine) follow(ctx context.Context, changed <-chan struct{}) {
 }
 
 // Snapshot returns the index snapshot a retrieve should use: the current
-// one when it is at the store's revision (one atomic load), else one
+// one when it is at the store's revision, or on a store.AckRevisioner at
+// the revision acknowledged to this Engine (one atomic load), else one
 // brought up to date first, through the change feed (work proportional to
 // the entries changed) or, without a feed or when the feed lost track, by
 // a full build. Only the very first call, or a rebuild, reads the whole
@@ -298,13 +310,24 @@ func (e *Engine) follow(ctx context.Context, changed <-chan struct{}) {
 // snapshot: they answer from the last one, and Unavailable says so, until
 // the store answers again and the snapshot catches up.
 func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
-	rev, err := e.st.Revision(ctx)
-	if err != nil {
-		return e.lastResort(fmt.Errorf("read store revision: %w", err))
-	}
-	if s := e.snap.Load(); s != nil && s.Revision() == rev {
-		e.available()
-		return s, nil
+	if e.acked != nil {
+		need, err := e.acked.AckedRevision(ctx, e.self)
+		if err != nil {
+			return e.lastResort(fmt.Errorf("read store revision: %w", err))
+		}
+		if s := e.snap.Load(); s != nil && s.Revision() >= max(need, e.owed.Load()) {
+			e.available()
+			return s, nil
+		}
+	} else {
+		rev, err := e.st.Revision(ctx)
+		if err != nil {
+			return e.lastResort(fmt.Errorf("read store revision: %w", err))
+		}
+		if s := e.snap.Load(); s != nil && s.Revision() == rev {
+			e.available()
+			return s, nil
+		}
 	}
 	s, err := e.catchUp(ctx)
 	if err != nil {
@@ -312,6 +335,23 @@ func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
 	}
 	e.available()
 	return s, nil
+}
+
+// owe makes retrieves wait for the store's current revision, which an
+// own write (store.CallerPublishes) left out of its acknowledged one but
+// could not publish: owed only rises, and a snapshot at it or past it
+// has paid it.
+func (e *Engine) owe() {
+	rev, err := e.st.Revision(context.Background())
+	if err != nil {
+		return // the store is closed or broken: retrieves fail on it anyway
+	}
+	for {
+		o := e.owed.Load()
+		if o >= rev || e.owed.CompareAndSwap(o, rev) {
+			return
+		}
+	}
 }
 
 // lastResort answers a failed freshness check: with the current snapshot
@@ -344,7 +384,8 @@ func (e *Engine) Unavailable() error {
 }
 
 // Fresh is Snapshot, kept for callers written when Snapshot could answer
-// stale: both return a snapshot at the store's current revision.
+// stale: both return a snapshot that holds every write returned before
+// the call.
 func (e *Engine) Fresh(ctx context.Context) (*index.Snapshot, error) { return e.Snapshot(ctx) }
 
 // Rebuild discards the snapshot and builds a new one from the whole
@@ -636,14 +677,14 @@ func (e *Engine) compact(snap *index.Snapshot, lineage uint64) {
 // Put writes an entry to the store (an upsert); a retrieve that starts
 // after it returns sees it.
 func (e *Engine) Put(ctx context.Context, ent store.Entry) error {
-	return e.write(ctx, ent.Key(), func() (bool, error) { return true, e.st.Put(ctx, ent) })
+	return e.write(ctx, ent.Key(), func(ctx context.Context) (bool, error) { return true, e.st.Put(ctx, ent) })
 }
 
 // Delete removes an entry from the store; a retrieve that starts after it
 // returns no longer finds it.
 func (e *Engine) Delete(ctx context.Context, category, name string) error {
 	return e.write(ctx, store.Key{Category: category, Name: name},
-		func() (bool, error) { return true, e.st.Delete(ctx, category, name) })
+		func(ctx context.Context) (bool, error) { return true, e.st.Delete(ctx, category, name) })
 }
 
 // Update is the store's atomic read-modify-write of one entry
@@ -653,7 +694,7 @@ func (e *Engine) Delete(ctx context.Context, category, name string) error {
 // and the write one step, and the Engine publishes the result as it does
 // a Put's.
 func (e *Engine) Update(ctx context.Context, category, name string, fn func(old store.Entry, found bool) (store.Entry, error)) error {
-	return e.write(ctx, store.Key{Category: category, Name: name}, func() (bool, error) {
+	return e.write(ctx, store.Key{Category: category, Name: name}, func(ctx context.Context) (bool, error) {
 		var wrote bool
 		err := e.st.Update(ctx, category, name, func(old store.Entry, found bool) (store.Entry, error) {
 			r, err := fn(old, found)
@@ -673,15 +714,27 @@ func (e *Engine) Update(ctx context.Context, category, name string, fn func(old 
 // lock, so that a revision that moved by exactly one around a write that
 // surely wrote is that write alone and the snapshot is patched; anything
 // else rebuilds.
-func (e *Engine) write(ctx context.Context, key store.Key, do func() (wrote bool, err error)) error {
+//
+// With a store that tells its acknowledged revision (store.AckRevisioner),
+// the write is made with a store.CallerPublishes context: retrieves do not
+// wait for it, since it returns only once it is published (or owed, when
+// its catch-up failed: then every retrieve waits for it).
+func (e *Engine) write(ctx context.Context, key store.Key, do func(context.Context) (wrote bool, err error)) error {
 	if e.feed != nil {
-		if _, err := do(); err != nil {
+		wctx := ctx
+		if e.acked != nil {
+			wctx = store.CallerPublishes(ctx, e.self)
+		}
+		if _, err := do(wctx); err != nil {
 			return err
 		}
-		if e.snap.Load() != nil {
-			// On failure the write has still landed; the next retrieve
-			// catches up.
-			_, _ = e.catchUp(ctx)
+		if e.snap.Load() == nil {
+			// No index yet (a one-shot `recall add`), or a first build
+			// under way that may have started before this write.
+			e.owe()
+		} else if _, err := e.catchUp(ctx); err != nil {
+			// The write has still landed; the next retrieve catches up.
+			e.owe()
 		}
 		return nil
 	}
@@ -692,14 +745,14 @@ func (e *Engine) write(ctx context.Context, key store.Key, do func() (wrote bool
 	s := e.snap.Load()
 	if s == nil {
 		// No index yet (a one-shot `recall add`): nothing to keep fresh.
-		_, err := do()
+		_, err := do(ctx)
 		return err
 	}
 	before, err := e.st.Revision(ctx)
 	if err != nil {
 		return fmt.Errorf("read store revision: %w", err)
 	}
-	moves, err := do()
+	moves, err := do(ctx)
 	if err != nil {
 		return err
 	}

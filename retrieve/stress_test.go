@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,10 +26,13 @@ const stressFor = 3 * time.Second
 // Update, Delete), direct store writes and deletes, hand edits of the
 // folder (fs, watched), Rebuilds and retrieves concurrently on a small set
 // of keys, so that compactions, catch-ups, follower applies and rebuilds
-// interleave. Throughout, each worker checks that a retrieve started after
-// its own write returned sees that write (SPEC §4); at the end, the
-// engine's snapshot must hold exactly what a fresh build of the store
-// holds. Run it under -race.
+// interleave; a second Engine over the same store writes too. Throughout,
+// each worker checks that a retrieve started after its own write returned
+// sees that write, through either Engine, and watchers check the same of
+// every worker's latest returned write (SPEC §4: on bolt, an Engine's
+// retrieves skip only its own writes in flight, store.AckRevisioner); at
+// the end, the engine's snapshot must hold exactly what a fresh build of
+// the store holds. Run it under -race.
 func TestConcurrentWritersAgreeWithFreshBuild(t *testing.T) {
 	for _, backend := range []string{"fs", "bolt"} {
 		t.Run(backend, func(t *testing.T) {
@@ -63,6 +67,9 @@ func stress(t *testing.T, st store.Store, dir string) {
 	ctx := context.Background()
 	e := retrieve.New(st, retrieve.Options{})
 	defer e.Close()
+	e2 := retrieve.New(st, retrieve.Options{})
+	defer e2.Close()
+	engines := [2]*retrieve.Engine{e, e2}
 	const keys = 40
 	key := func(r *rand.Rand) (string, string) {
 		i := r.IntN(keys)
@@ -75,6 +82,13 @@ func stress(t *testing.T, st store.Store, dir string) {
 		}
 	}
 	warm(t, e)
+	warm(t, e2)
+	// latest[w] is the sequence number of worker w's newest private write
+	// that has returned (-1: none yet).
+	var latest [4]atomic.Int64
+	for i := range latest {
+		latest[i].Store(-1)
+	}
 
 	stop := time.Now().Add(stressFor)
 	var wg sync.WaitGroup
@@ -124,17 +138,21 @@ func stress(t *testing.T, st store.Store, dir string) {
 				// Read your writes, on the private key.
 				mine := fmt.Sprintf("mine%d", w)
 				tok := fmt.Sprintf("m%dn%d", w, i)
-				ent := store.Entry{Category: "private", Name: mine, Content: tok}
-				if i%2 == 0 {
+				ent := store.Entry{Category: "private", Name: mine, Content: fmt.Sprintf("p%d %s", w, tok)}
+				switch i % 3 {
+				case 0:
 					err = e.Put(ctx, ent)
-				} else {
+				case 1:
+					err = e2.Put(ctx, ent)
+				default:
 					err = st.Put(ctx, ent)
 				}
 				if err != nil {
 					report(err)
 					return
 				}
-				res, err := e.Retrieve(ctx, retrieve.Request{Query: tok, NoLinks: true})
+				latest[w].Store(int64(i))
+				res, err := engines[i/3%2].Retrieve(ctx, retrieve.Request{Query: tok, NoLinks: true})
 				if err != nil {
 					report(err)
 					return
@@ -145,6 +163,35 @@ func stress(t *testing.T, st store.Store, dir string) {
 				}
 			}
 		}()
+	}
+	// Watchers: a retrieve that starts after another worker's write
+	// returned sees it or a newer one, through either Engine.
+	for v := range 2 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(v), 9))
+			for time.Now().Before(stop) {
+				w := r.IntN(len(latest))
+				seen := latest[w].Load()
+				if seen < 0 {
+					continue
+				}
+				res, err := engines[r.IntN(2)].Retrieve(ctx, retrieve.Request{Query: fmt.Sprintf("p%d", w), NoLinks: true})
+				if err != nil {
+					report(err)
+					return
+				}
+				var got int64 = -1
+				for _, it := range res.Items {
+					if it.Name == fmt.Sprintf("mine%d", w) {
+						_, _ = fmt.Sscanf(it.Content, fmt.Sprintf("p%d m%dn%%d", w, w), &got)
+					}
+				}
+				if got < seen {
+					report(fmt.Errorf("watcher: worker %d's write %d had returned, a retrieve found %d (%d items)", w, seen, got, len(res.Items)))
+					return
+				}
+			}
+		})
 	}
 	// Rebuilds and plain retrieves.
 	wg.Add(2)

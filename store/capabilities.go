@@ -102,6 +102,46 @@ type ChangeFeed interface {
 	Subscribe() (changed <-chan struct{}, cancel func())
 }
 
+// AckRevisioner is a store that tells, besides Revision, the revision a
+// reader must have reached to hold every write the store has acknowledged
+// (returned from) so far, except the reader's own: writes made with a
+// CallerPublishes context naming it, which it makes visible to itself
+// before they return. Such a reader need not wait for its own writes still
+// on their way (retrieve.Engine's retrieves do not wait on the Engine's
+// own writes, nor its writes on each other), and it still waits for every
+// other writer's, another Engine's over the same store included.
+//
+// AckedRevision is at most Revision, and neither moves backwards while the
+// store is open (bolt's are this process's: the file has one process). A
+// nil p means no reader's writes are left out.
+type AckRevisioner interface {
+	AckedRevision(ctx context.Context, p *Publisher) (uint64, error)
+}
+
+// A Publisher names a reader of a store that publishes its own writes to
+// itself before it acknowledges them (CallerPublishes). Make one with
+// new(store.Publisher); it is compared by address.
+type Publisher struct{ _ byte } // not zero-sized: distinct ones have distinct addresses
+
+type publisherKey struct{}
+
+// CallerPublishes returns ctx marked for writes that p publishes to itself
+// before it acknowledges them: retrieve.Engine marks its writes so, since
+// it brings its snapshot up to date before its Put, Delete or Update
+// returns. A store with AckedRevision leaves such writes out of p's
+// acknowledged revision (and only of p's); every other store ignores the
+// mark.
+func CallerPublishes(ctx context.Context, p *Publisher) context.Context {
+	return context.WithValue(ctx, publisherKey{}, p)
+}
+
+// PublisherOf returns the Publisher ctx was marked with by
+// CallerPublishes, or nil.
+func PublisherOf(ctx context.Context) *Publisher {
+	p, _ := ctx.Value(publisherKey{}).(*Publisher)
+	return p
+}
+
 // IndexCache keeps one disposable copy of data derived from the entries
 // (a serialized index snapshot) inside the store, tied to the revision it
 // was made at, so that a new process can load it instead of reading and

@@ -20,18 +20,56 @@ const DefaultChangeLogSize = 1 << 14
 // than what it remembers (or older than the revision the log started at, or
 // newer than the current revision) gets a ChangeSet with Reset.
 //
+// It also keeps the backend's acknowledged revisions (AckRevisioner): a
+// write recorded by Add, Record or LostTrack is acknowledged to every
+// reader; one recorded by AddBy or RecordBy with a Publisher p (a write
+// its caller publishes to itself, CallerPublishes) to every reader but p.
+//
 // A ChangeLog is safe for concurrent use. The zero value is not usable;
 // call NewChangeLog.
 type ChangeLog struct {
 	mu    sync.Mutex
 	rev   uint64
-	pub   atomic.Uint64 // rev, for lock-free reads; written under mu
-	floor uint64        // a since below it cannot be answered
-	items []logItem     // grown up to size as keys are recorded, then a ring
+	pub   atomic.Uint64            // rev, for lock-free reads; written under mu
+	acked atomic.Pointer[ackState] // replaced whole, under mu
+	floor uint64                   // a since below it cannot be answered
+	items []logItem                // grown up to size as keys are recorded, then a ring
 	size  int
 	head  int // index of the oldest item when the ring is full
 	full  bool
 	subs  map[chan struct{}]struct{}
+}
+
+// ackState is what Acked needs: revisions only rise, so the newest write
+// by a publisher (first, by top) and the newest by any other publisher
+// (second) tell every publisher's acknowledged revision.
+type ackState struct {
+	all    uint64     // the newest write acknowledged to every reader
+	first  uint64     // the newest write by a publisher, top
+	top    *Publisher // nil before the first
+	second uint64     // the newest write by a publisher other than top
+}
+
+// of is the acknowledged revision of reader p (nil: of every reader).
+func (a *ackState) of(p *Publisher) uint64 {
+	o := a.first
+	if p != nil && p == a.top {
+		o = a.second
+	}
+	return max(a.all, o)
+}
+
+// at is a after a write at rev by p (nil: acknowledged to every reader).
+func (a ackState) at(rev uint64, p *Publisher) *ackState {
+	switch {
+	case p == nil:
+		a.all = rev
+	case p == a.top:
+		a.first = rev
+	default:
+		a.second, a.top, a.first = a.first, p, rev
+	}
+	return &a
 }
 
 type logItem struct {
@@ -52,6 +90,7 @@ func NewChangeLog(rev uint64, size int) *ChangeLog {
 	// of them seldom written, pays for the history each actually has.
 	l := &ChangeLog{rev: rev, floor: rev, size: size, subs: map[chan struct{}]struct{}{}}
 	l.pub.Store(rev)
+	l.acked.Store(&ackState{all: rev})
 	return l
 }
 
@@ -59,14 +98,23 @@ func NewChangeLog(rev uint64, size int) *ChangeLog {
 // retrieve reads it every time.
 func (l *ChangeLog) Rev() uint64 { return l.pub.Load() }
 
+// Acked returns the revision reader p must reach to hold every write
+// recorded so far except p's own (AddBy, RecordBy with p), without taking
+// the log's lock. A nil p leaves none out. It is at most Rev.
+func (l *ChangeLog) Acked(p *Publisher) uint64 { return l.acked.Load().of(p) }
+
 // Add raises the revision by one, records keys as written at the new
 // revision, wakes the subscribers, and returns the new revision.
-func (l *ChangeLog) Add(keys ...Key) uint64 {
+func (l *ChangeLog) Add(keys ...Key) uint64 { return l.AddBy(nil, keys...) }
+
+// AddBy is Add for a write that p publishes to itself (CallerPublishes):
+// it is acknowledged to every reader but p. A nil p is Add.
+func (l *ChangeLog) AddBy(p *Publisher, keys ...Key) uint64 {
 	l.mu.Lock()
 	l.rev++
 	r := l.rev
 	l.appendLocked(r, keys)
-	l.pub.Store(r)
+	l.publishLocked(p)
 	l.mu.Unlock()
 	l.notify()
 	return r
@@ -76,13 +124,25 @@ func (l *ChangeLog) Add(keys ...Key) uint64 {
 // backend whose revision lives elsewhere (bolt: in the file). Calls must
 // come in revision order; a rev not above the current one records the keys
 // at the current revision.
-func (l *ChangeLog) Record(rev uint64, keys ...Key) {
+func (l *ChangeLog) Record(rev uint64, keys ...Key) { l.RecordBy(rev, nil, keys...) }
+
+// RecordBy is Record for writes that p publishes to itself, all of them
+// (CallerPublishes): they are acknowledged to every reader but p. A nil p
+// is Record.
+func (l *ChangeLog) RecordBy(rev uint64, p *Publisher, keys ...Key) {
 	l.mu.Lock()
 	l.rev = max(l.rev, rev)
 	l.appendLocked(l.rev, keys)
-	l.pub.Store(l.rev)
+	l.publishLocked(p)
 	l.mu.Unlock()
 	l.notify()
+}
+
+// publishLocked makes the revision visible to Rev, and to Acked, for
+// every reader but p.
+func (l *ChangeLog) publishLocked(p *Publisher) {
+	l.pub.Store(l.rev)
+	l.acked.Store(l.acked.Load().at(l.rev, p))
 }
 
 // LostTrack raises the revision by one and forgets the history: every
@@ -94,7 +154,7 @@ func (l *ChangeLog) LostTrack() uint64 {
 	l.floor = l.rev
 	l.items, l.head, l.full = l.items[:0], 0, false
 	r := l.rev
-	l.pub.Store(r)
+	l.publishLocked(nil)
 	l.mu.Unlock()
 	l.notify()
 	return r

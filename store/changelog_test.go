@@ -92,3 +92,48 @@ func TestChangeLogSubscribe(t *testing.T) {
 	default:
 	}
 }
+
+// Acked for each reader after a sequence of writes, by nobody (nil: every
+// reader must see it) or by a publisher (every reader but it).
+func TestChangeLogAcked(t *testing.T) {
+	p, q, r := new(store.Publisher), new(store.Publisher), new(store.Publisher)
+	type want struct{ p, q, r, none uint64 }
+	steps := []struct {
+		by   *store.Publisher
+		want want
+	}{
+		{nil, want{11, 11, 11, 11}},
+		{p, want{11, 12, 12, 12}}, // p need not wait for its own
+		{p, want{11, 13, 13, 13}},
+		{q, want{14, 13, 14, 14}}, // q waits for p's, p for q's
+		{p, want{14, 15, 15, 15}},
+		{nil, want{16, 16, 16, 16}},
+		{q, want{17, 16, 17, 17}},
+		{r, want{18, 18, 17, 18}},
+		{r, want{19, 19, 17, 19}},
+	}
+	for _, by := range []string{"Add", "Record"} {
+		l := store.NewChangeLog(10, 0)
+		if got := l.Acked(p); got != 10 {
+			t.Fatalf("%s: a new log: Acked %d, want 10", by, got)
+		}
+		for i, s := range steps {
+			if by == "Add" {
+				l.AddBy(s.by, store.Key{Category: "c", Name: "n"})
+			} else {
+				l.RecordBy(l.Rev()+1, s.by, store.Key{Category: "c", Name: "n"})
+			}
+			got := want{l.Acked(p), l.Acked(q), l.Acked(r), l.Acked(nil)}
+			if got != s.want {
+				t.Fatalf("%s: after write %d (rev %d): Acked p, q, r, nil = %v, want %v", by, i, l.Rev(), got, s.want)
+			}
+			if l.Acked(nil) != l.Rev() {
+				t.Fatalf("%s: Acked(nil) %d != Rev %d", by, l.Acked(nil), l.Rev())
+			}
+		}
+		l.LostTrack() // acknowledged to every reader
+		if l.Acked(r) != l.Rev() || l.Acked(p) != l.Rev() {
+			t.Fatalf("%s: after LostTrack: Acked %d, %d, want %d", by, l.Acked(r), l.Acked(p), l.Rev())
+		}
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"sync"
@@ -42,7 +44,10 @@ import (
 // retrieve ("cpu-slowdown", which says more than wall time on a loaded
 // machine), and the PUT latencies (issue 28 asks for p99 ≤ 20 ms).
 // RECALL_BENCH_NOSYNC=1 turns the store's fsync off, to see the disk's
-// share of a PUT.
+// share of a PUT. "readonly-cores" and "mixed-cores" are each block's
+// process CPU over its wall time: the cores it kept busy (a mixed block
+// below the read-only one is waiting, not working). RECALL_BENCH_CPUPROFILE
+// and RECALL_BENCH_BLOCKPROFILE profile the timed blocks (profileTimed).
 //
 //	go test -run '^$' -bench ServeWhileWriting -benchtime 4x -timeout 30m ./cmd/recall/
 func BenchmarkServeWhileWriting(b *testing.B) {
@@ -204,6 +209,7 @@ func BenchmarkServeWhileWriting(b *testing.B) {
 			roT, roCPU, roN = roT+t, roCPU+c, roN+r
 		}
 	}
+	defer profileTimed(b)()
 	for i := 0; b.Loop(); i++ {
 		timed(i%2 == 1)
 		timed(i%2 == 0)
@@ -214,11 +220,56 @@ func BenchmarkServeWhileWriting(b *testing.B) {
 	b.ReportMetric(mixRate, "mixed-retrieve/s")
 	b.ReportMetric(roRate/mixRate, "slowdown")
 	b.ReportMetric((mixCPU.Seconds()/float64(mixN))/(roCPU.Seconds()/float64(roN)), "cpu-slowdown")
+	b.ReportMetric(roCPU.Seconds()/roT.Seconds(), "readonly-cores")
+	b.ReportMetric(mixCPU.Seconds()/mixT.Seconds(), "mixed-cores")
 	slices.Sort(puts)
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	b.ReportMetric(ms(puts[len(puts)/2]), "put-p50-ms")
 	b.ReportMetric(ms(puts[min(len(puts)-1, len(puts)*99/100)]), "put-p99-ms")
 	b.ReportMetric(ms(puts[len(puts)-1]), "put-max-ms")
+}
+
+// profileTimed starts the profiles RECALL_BENCH_CPUPROFILE and
+// RECALL_BENCH_BLOCKPROFILE ask for (file names; the block profile's
+// mutex profile goes to the same name plus ".mutex"), so that they cover
+// the timed blocks only and not the store's set-up and first build, and
+// returns the function that writes them.
+func profileTimed(b *testing.B) (stop func()) {
+	var stops []func()
+	create := func(name string) *os.File {
+		f, err := os.Create(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return f
+	}
+	if name := os.Getenv("RECALL_BENCH_CPUPROFILE"); name != "" {
+		f := create(name)
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+	}
+	if name := os.Getenv("RECALL_BENCH_BLOCKPROFILE"); name != "" {
+		runtime.SetBlockProfileRate(10_000) // a sample per 10 µs blocked
+		runtime.SetMutexProfileFraction(1)
+		stops = append(stops, func() {
+			for _, p := range []struct{ profile, name string }{{"block", name}, {"mutex", name + ".mutex"}} {
+				f := create(p.name)
+				if err := pprof.Lookup(p.profile).WriteTo(f, 0); err != nil {
+					b.Error(err)
+				}
+				f.Close()
+			}
+			runtime.SetBlockProfileRate(0)
+			runtime.SetMutexProfileFraction(0)
+		})
+	}
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
 }
 
 func benchEnv(b *testing.B, name string, def int) int {

@@ -51,7 +51,7 @@ func (s *Store) PutBatch(ctx context.Context, entries []store.Entry) error {
 			keys = append(keys, entries[i].Key())
 		}
 		err := s.use(ctx, "put batch", func() error {
-			return s.write(func(tx *bbolt.Tx) error {
+			return s.write(ctx, func(tx *bbolt.Tx) error {
 				for i := start; i < end; i++ {
 					if err := putTx(tx, "put batch: "+entries[i].Key().String(), entries[i], extras[i]); err != nil {
 						return err

@@ -129,9 +129,10 @@ type Store struct {
 }
 
 var (
-	_ store.Store       = (*Store)(nil)
-	_ store.ChangeFeed  = (*Store)(nil)
-	_ store.VectorCache = (*Store)(nil)
+	_ store.Store         = (*Store)(nil)
+	_ store.ChangeFeed    = (*Store)(nil)
+	_ store.AckRevisioner = (*Store)(nil)
+	_ store.VectorCache   = (*Store)(nil)
 )
 
 // Open opens the recall database at path, creating the file (mode 0600,
@@ -439,7 +440,7 @@ func (s *Store) Put(ctx context.Context, e store.Entry) error {
 		return err
 	}
 	return s.use(ctx, op, func() error {
-		return s.commit(func(tx *bbolt.Tx) error {
+		return s.commit(ctx, func(tx *bbolt.Tx) error {
 			return putTx(tx, op, e, extra)
 		}, e.Key(), len(e.Content)+len(extra))
 	})
@@ -462,7 +463,7 @@ func (s *Store) Update(ctx context.Context, category, name string, fn func(old s
 	key := encodeKey(category, name)
 	return s.use(ctx, op, func() error {
 		var up *updatePanic
-		err := s.commit(func(tx *bbolt.Tx) (err error) {
+		err := s.commit(ctx, func(tx *bbolt.Tx) (err error) {
 			defer func() {
 				// fn's own panic fails this write alone (the group runs
 				// again without it); bbolt's goes on to commitGroup.
@@ -565,7 +566,7 @@ func (s *Store) Delete(ctx context.Context, category, name string) error {
 	}
 	key := encodeKey(category, name)
 	return s.use(ctx, op, func() error {
-		return s.commit(func(tx *bbolt.Tx) error {
+		return s.commit(ctx, func(tx *bbolt.Tx) error {
 			entries := tx.Bucket(bucketEntries)
 			if entries.Get(key) == nil {
 				return fmt.Errorf("%s: %w", op, store.ErrNotFound)
@@ -596,6 +597,18 @@ func (s *Store) Revision(ctx context.Context) (uint64, error) {
 	var r uint64
 	err := s.use(ctx, "revision", func() error {
 		r = s.feed.Rev()
+		return nil
+	})
+	return r, err
+}
+
+// AckedRevision returns the revision p must reach to hold every write
+// acknowledged so far but its own (store.AckRevisioner): Revision, less
+// the newest writes p made with a store.CallerPublishes context.
+func (s *Store) AckedRevision(ctx context.Context, p *store.Publisher) (uint64, error) {
+	var r uint64
+	err := s.use(ctx, "revision", func() error {
+		r = s.feed.Acked(p)
 		return nil
 	})
 	return r, err

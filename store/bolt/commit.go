@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"context"
 	"errors"
 
 	bbolt "go.etcd.io/bbolt"
@@ -46,7 +47,8 @@ const (
 type request struct {
 	fn   func(tx *bbolt.Tx) error
 	keys []store.Key
-	size int // bytes the write adds, for the group's bound
+	size int              // bytes the write adds, for the group's bound
+	by   *store.Publisher // store.CallerPublishes: acknowledged to all but it
 	done bool
 	err  error
 }
@@ -61,9 +63,9 @@ var errNothing = errors.New("nothing written")
 // commit queues a write of key (fn, run in the group's transaction, bumps
 // the revision when it writes; its error rolls the group back and fails it
 // alone) and returns once a group holding it has committed, or with its
-// own error.
-func (s *Store) commit(fn func(tx *bbolt.Tx) error, key store.Key, size int) error {
-	r := &request{fn: fn, keys: []store.Key{key}, size: size}
+// own error. ctx says whether its caller publishes it (CallerPublishes).
+func (s *Store) commit(ctx context.Context, fn func(tx *bbolt.Tx) error, key store.Key, size int) error {
+	r := &request{fn: fn, keys: []store.Key{key}, size: size, by: store.PublisherOf(ctx)}
 	s.qmu.Lock()
 	s.queue = append(s.queue, r)
 	s.qmu.Unlock()
@@ -97,10 +99,10 @@ func (s *Store) takeGroup() []*request {
 // write runs fn in a write transaction of its own and, when it commits
 // having moved the revision, records keys in the feed at the new
 // revision: the way PutBatch writes (a batch with all its keys).
-func (s *Store) write(fn func(tx *bbolt.Tx) error, keys ...store.Key) error {
+func (s *Store) write(ctx context.Context, fn func(tx *bbolt.Tx) error, keys ...store.Key) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	r := &request{fn: fn, keys: keys}
+	r := &request{fn: fn, keys: keys, by: store.PublisherOf(ctx)}
 	s.commitGroup([]*request{r})
 	return r.err
 }
@@ -130,6 +132,8 @@ func (s *Store) commitGroup(g []*request) {
 		var (
 			before, after uint64
 			keys          []store.Key
+			by            *store.Publisher // of every write of the group, else nil
+			wrote         bool
 			failed        = -1
 		)
 		err := s.db.Update(func(tx *bbolt.Tx) error {
@@ -143,6 +147,11 @@ func (s *Store) commitGroup(g []*request) {
 				}
 				if meta.Sequence() != at {
 					keys = append(keys, r.keys...)
+					if !wrote {
+						by, wrote = r.by, true
+					} else if r.by != by {
+						by = nil
+					}
 				}
 			}
 			after = meta.Sequence()
@@ -165,20 +174,21 @@ func (s *Store) commitGroup(g []*request) {
 			r.done, r.err = true, err
 		}
 		if err == nil && after != before {
-			s.record(before, after, keys)
+			s.record(before, after, keys, by)
 		}
 		return
 	}
 }
 
 // record enters a committed transaction that moved the revision from
-// before to after, writing keys, into the feed.
-func (s *Store) record(before, after uint64, keys []store.Key) {
+// before to after, writing keys, into the feed: as written by Publisher by
+// when every write of it was (store.AckRevisioner), else by nil.
+func (s *Store) record(before, after uint64, keys []store.Key, by *store.Publisher) {
 	if before != s.feed.Rev() {
 		// The revision moved by a write that did not come through here:
 		// what it wrote is unknown, so readers behind it must rebuild.
 		s.feed.Record(before)
 		s.feed.LostTrack()
 	}
-	s.feed.Record(after, keys...)
+	s.feed.RecordBy(after, by, keys...)
 }

@@ -1,7 +1,9 @@
 package bolt
 
 import (
+	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -69,4 +71,75 @@ func testChangeFeedAfterReopen(t *testing.T, keep int) {
 	if cs, _ := s.Changes(ctx, r); cs.Reset || len(cs.Keys) != 1 || cs.Keys[0] != (store.Key{Category: "c", Name: "a"}) || cs.Rev != r+1 {
 		t.Errorf("Changes(%d) after a delete = %+v", r, cs)
 	}
+}
+
+// A write made with store.CallerPublishes(ctx, p) is acknowledged to every
+// reader but p, whichever way it is written; a group holding writes by
+// several publishers, or by none, is acknowledged to all.
+func TestAckedRevision(t *testing.T) {
+	s := openTemp(t)
+	p, q := new(store.Publisher), new(store.Publisher)
+	acked := func(r *store.Publisher) uint64 {
+		t.Helper()
+		v, err := s.AckedRevision(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	check := func(step string, wantP, wantQ uint64) {
+		t.Helper()
+		rev, _ := s.Revision(ctx)
+		if got := [3]uint64{acked(p), acked(q), acked(nil)}; got != [3]uint64{wantP, wantQ, rev} {
+			t.Fatalf("%s: AckedRevision p, q, nil = %v, want %v", step, got, [3]uint64{wantP, wantQ, rev})
+		}
+	}
+	mustPut(t, s, "c", "a", "one")
+	check("a plain Put", 1, 1)
+	pctx := store.CallerPublishes(ctx, p)
+	if err := s.Put(pctx, store.Entry{Category: "c", Name: "b", Content: "two"}); err != nil {
+		t.Fatal(err)
+	}
+	check("p's Put", 1, 2)
+	if err := s.Update(pctx, "c", "b", func(old store.Entry, _ bool) (store.Entry, error) {
+		old.Content = "three"
+		return old, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("p's Update", 1, 3)
+	if err := s.Update(pctx, "c", "b", func(store.Entry, bool) (store.Entry, error) { return store.Entry{}, store.ErrNoChange }); err != nil {
+		t.Fatal(err)
+	}
+	check("p's Update that changed nothing", 1, 3)
+	if err := s.Delete(pctx, "c", "a"); err != nil {
+		t.Fatal(err)
+	}
+	check("p's Delete", 1, 4)
+	if err := s.PutBatch(store.CallerPublishes(ctx, q), []store.Entry{{Category: "c", Name: "x", Content: "x"}, {Category: "c", Name: "y", Content: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	check("q's batch", 6, 4)
+	// One group with writes by p and q: each must wait for the other's.
+	s.wmu.Lock()
+	errs := make(chan error, 2)
+	for _, c := range []context.Context{pctx, store.CallerPublishes(ctx, q)} {
+		go func() { errs <- s.Put(c, store.Entry{Category: "g", Name: fmt.Sprint(c == pctx), Content: "grouped"}) }()
+	}
+	for {
+		s.qmu.Lock()
+		n := len(s.queue)
+		s.qmu.Unlock()
+		if n == 2 {
+			break
+		}
+		runtime.Gosched()
+	}
+	s.wmu.Unlock()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("a group of p's and q's writes", 8, 8)
 }
