@@ -68,6 +68,12 @@ type Link struct {
 // Links inside code, as Obsidian sees it, are not links either: fenced
 // blocks (``` or ~~~) and inline code spans (`like [[this]]`).
 func ParseLinks(selfCategory, content string) []Link {
+	if strings.IndexByte(content, '[') < 0 {
+		// Both kinds of link open with '[': nothing to mask or read (most
+		// notes, and every retrieve after a write, whose new snapshot
+		// starts with an empty link memo).
+		return nil
+	}
 	masked := maskCode(content)
 	md, mdAt := markdownLinks(selfCategory, content, masked)
 	links, at := wikiLinks(selfCategory, content, masked, len(md) > 0)
