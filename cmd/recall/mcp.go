@@ -48,5 +48,6 @@ func (o *mcpOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer server.SyncHeadroom(a.getenv)()
 	return server.ServeStdio(ctx, m, desc, a.stdin, a.stdout, a.stderr)
 }

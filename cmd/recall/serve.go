@@ -76,6 +76,7 @@ func (o *serveOptions) runMemories(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer server.SyncHeadroom(a.getenv)()
 	return server.ServeMemories(ctx, tenants.Options{Memories: cfg.Memories, Default: cfg.Default, AdminTokens: cfg.AdminTokens, Create: o.create, IdleClose: o.mem.IdleClose,
 		CacheDir: a.getenv("RECALL_CACHE_DIR"), CacheInFolder: a.cacheInFolder,
 		Open: func(name string, st store.Store) (*service.Memory, error) {
@@ -97,5 +98,6 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer server.SyncHeadroom(o.app.getenv)()
 	return server.Serve(ctx, m, o.options(desc))
 }

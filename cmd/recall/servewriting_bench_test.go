@@ -27,6 +27,7 @@ import (
 	"github.com/recallhq/recall/internal/synth"
 	"github.com/recallhq/recall/service/httpapi"
 	"github.com/recallhq/recall/service/mcptools"
+	"github.com/recallhq/recall/service/server"
 	boltstore "github.com/recallhq/recall/store/bolt"
 )
 
@@ -69,6 +70,7 @@ func BenchmarkServeWhileWriting(b *testing.B) {
 		}
 	}
 	a := &app{getenv: func(string) string { return "" }}
+	defer server.SyncHeadroom(os.Getenv)() // as serve does
 	m, err := a.newMemory(st, &engineFlags{analysis: analyzerFlags{segmenter: "off"}}, log.New(io.Discard, "", 0))
 	if err != nil {
 		b.Fatal(err)
