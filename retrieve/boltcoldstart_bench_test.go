@@ -104,3 +104,68 @@ func BenchmarkBoltColdStart(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkServerRestart: a server's Engine over a bolt file of n
+// generated entries (RECALL_BENCH_N, else 10k; the file's default change
+// history) takes k writes through Engine.Put (RECALL_BENCH_K, else 20,000:
+// more than bolt.DefaultHistory), then closes; the next process's Engine
+// Loads and answers its first retrieve. Metrics, medians over rounds:
+// "ms-close" (Close saves a copy that far behind, since issue 28) and
+// "ms-restart" (the Load and first retrieve after it: a full build when no
+// copy the history can bring up to date is left).
+//
+//	RECALL_BENCH_N=100000 go test -run '^$' -bench ServerRestart -benchtime 3x -timeout 30m ./retrieve/
+func BenchmarkServerRestart(b *testing.B) {
+	ctx := context.Background()
+	n, k := 10_000, 20_000
+	if v, err := strconv.Atoi(os.Getenv("RECALL_BENCH_N")); err == nil && v > 0 {
+		n = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("RECALL_BENCH_K")); err == nil && v > 0 {
+		k = v
+	}
+	st, err := bolt.Open(filepath.Join(b.TempDir(), "m.db"), &bolt.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	gen := synth.New(1, 20_000)
+	ents := gen.Entries(n, 80)
+	if err := st.PutBatch(ctx, ents); err != nil {
+		b.Fatal(err)
+	}
+	query := gen.Query(3)
+	var closes, restarts []time.Duration
+	version := 0
+	for b.Loop() {
+		e := retrieve.New(st, retrieve.Options{Persist: st})
+		if _, err := e.Load(ctx); err != nil {
+			b.Fatal(err)
+		}
+		for i := range k {
+			ent := ents[(version*7919+i*104729)%len(ents)]
+			version++
+			ent.Content += " edit" + strconv.Itoa(version)
+			ent.Meta = store.Meta{}
+			if err := e.Put(ctx, ent); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t0 := time.Now()
+		e.Close()
+		closes = append(closes, time.Since(t0))
+		t0 = time.Now()
+		e = retrieve.New(st, retrieve.Options{Persist: st})
+		if _, err := e.Load(ctx); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.Retrieve(ctx, retrieve.Request{Query: query}); err != nil {
+			b.Fatal(err)
+		}
+		restarts = append(restarts, time.Since(t0))
+		e.Close()
+	}
+	b.StopTimer()
+	b.ReportMetric(median(closes).Seconds()*1000, "ms-close")
+	b.ReportMetric(median(restarts).Seconds()*1000, "ms-restart")
+}

@@ -164,7 +164,13 @@
 // the copy is a full build as far as the publish rule goes: it happens
 // under the publish lock and starts a new lineage. Rebuild never uses the
 // copy (it is for edits the revision cannot see). Close waits for a save
-// under way.
+// under way, then saves the snapshot itself when the copy is catchUpSave
+// or more changed entries behind it, or further behind than the feed can
+// name (a server that took more writes than bolt's history keeps): a
+// server does not save while it takes writes, since the save's write
+// transaction would hold its writers off, and its successor would
+// otherwise read the whole store (at 100k entries after 20,000 writes: a
+// 1.2 s Close, then a 42 ms start instead of a 3.8 s one).
 //
 // A folder's revision lives in the process, so its copy (Options.Stamped,
 // a store.StampedIndexCache) is tied to the files instead: the copy's meta

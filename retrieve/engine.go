@@ -181,6 +181,7 @@ type Engine struct {
 
 	stopFollow func()
 	closeOnce  sync.Once
+	closeSave  sync.Once // saveBehind, once the goroutines are done
 }
 
 // spawn runs f on a goroutine the Engine owns (Close waits for it) and
@@ -272,6 +273,7 @@ func (e *Engine) Close() error {
 		e.hookCloseWait()
 	}
 	e.bg.Wait()
+	e.closeSave.Do(e.saveBehind)
 	return nil
 }
 

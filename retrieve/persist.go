@@ -165,6 +165,51 @@ func (e *Engine) save(s *index.Snapshot, stats BuildStats) {
 	})
 }
 
+// saveBehind saves the current snapshot as the index copy, on the
+// caller's goroutine, when the copy in the store is catchUpSave or more
+// changed entries behind it, or so far behind that the change feed no
+// longer names what changed since (the next start would read the whole
+// store). Close runs it once the Engine's goroutines are done: a server
+// saves its copy after a full build or a large catch-up at its start, not
+// while it takes writes (the save's write transaction would hold every
+// writer off: at 100k entries some 0.5 s), so without it a server that
+// took more writes than the store's change history keeps (bolt: the keys
+// of its last bolt.DefaultHistory revisions) left its successor a full
+// build. It saves nothing when the snapshot is behind the store or the
+// Engine knows of unreadable entries (their messages belong in the copy,
+// and only a full build has them), and needs a store.IndexViewer to read
+// the copy's revision without decoding it.
+func (e *Engine) saveBehind() {
+	v, ok := e.persist.(store.IndexViewer)
+	s := e.snap.Load()
+	if !ok || e.feed == nil || s == nil || e.Unreadable() > 0 {
+		return
+	}
+	ctx := context.Background()
+	if rev, err := e.st.Revision(ctx); err != nil || rev != s.Revision() {
+		return // the store would keep nothing (or is closed)
+	}
+	var (
+		crev uint64
+		have bool
+	)
+	if v.ViewIndex(ctx, func(_ []byte, rev uint64) { crev, have = rev, true }) != nil {
+		return
+	}
+	if have {
+		if crev == s.Revision() {
+			return
+		}
+		cs, err := e.feed.Changes(ctx, crev)
+		if err != nil || !cs.Reset && len(cs.Keys) < catchUpSave {
+			return
+		}
+	}
+	// Best effort, as every save: a copy not kept costs the next start a
+	// catch-up or a build.
+	_ = e.persist.SaveIndex(ctx, s.Revision(), index.Encode(s, nil))
+}
+
 // goSave runs a save on its own goroutine, unless the engine is closed;
 // Close waits for it.
 func (e *Engine) goSave(save func()) { e.spawn(save) }

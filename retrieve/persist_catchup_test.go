@@ -266,3 +266,90 @@ func keyOrder(a, b store.Key) int {
 	}
 	return 0
 }
+
+// A server that took more writes than the file's history keeps leaves, on
+// Close, a copy its successor uses as it is (before, the successor rebuilt
+// from every entry); a few writes leave the copy alone (the next start
+// repeats their catch-up, cheaper than a save at every Close).
+func TestCloseSavesCopyBehind(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	st, err := bolt.Open(path, &bolt.Options{NoSync: true, History: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	g := synth.New(3, 2_000)
+	if err := st.PutBatch(ctx, g.Entries(1_000, 30)); err != nil {
+		t.Fatal(err)
+	}
+	copyRev := func() uint64 {
+		t.Helper()
+		var r uint64
+		if err := st.ViewIndex(ctx, func(_ []byte, rev uint64) { r = rev }); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	start := func() (*Engine, *readCounter) {
+		t.Helper()
+		rc := &readCounter{Store: st}
+		e := New(rc, Options{Persist: st})
+		if _, err := e.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return e, rc
+	}
+	e, _ := start() // builds, saves
+	e.Close()
+	saved := copyRev()
+	rev, _ := st.Revision(ctx)
+	if saved != rev {
+		t.Fatalf("copy at %d after the first build, store at %d", saved, rev)
+	}
+	more := synth.New(4, 2_000).Entries(1_000, 30)
+	write := func(e *Engine, n int) {
+		t.Helper()
+		for i := range n {
+			ent := more[i]
+			ent.Category, ent.Name = fmt.Sprintf("c%d", i%7), fmt.Sprintf("w%d", i)
+			if err := e.Put(ctx, ent); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	// A few writes: Close keeps the old copy; the next start catches up.
+	e, _ = start()
+	write(e, 10)
+	e.Close()
+	if got := copyRev(); got != saved {
+		t.Fatalf("10 writes: Close saved the copy (at %d, was %d)", got, saved)
+	}
+	e, rc := start()
+	if rc.all != 0 || len(rc.gets) != 10 {
+		t.Fatalf("after 10 writes a start read %d walks and %d entries, want 0 and 10", rc.all, len(rc.gets))
+	}
+
+	// Past the history (64 revisions) and catchUpSave: Close saves.
+	write(e, 300)
+	e.Close()
+	rev, _ = st.Revision(ctx)
+	if got := copyRev(); got != rev {
+		t.Fatalf("300 writes: copy at %d after Close, store at %d", got, rev)
+	}
+	e, rc = start()
+	defer e.Close()
+	if rc.all != 0 || len(rc.gets) != 0 {
+		t.Fatalf("the start after a Close that saved read %d walks and %d entries, want none", rc.all, len(rc.gets))
+	}
+	fresh := New(st, Options{})
+	defer fresh.Close()
+	for _, q := range []string{g.Query(2), g.Query(3), "w17", more[5].Content[:20]} {
+		a, err1 := e.Retrieve(ctx, Request{Query: q, Budget: Unlimited, Limit: 30})
+		b, err2 := fresh.Retrieve(ctx, Request{Query: q, Budget: Unlimited, Limit: 30})
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(a, b) {
+			t.Fatalf("%q: the saved copy answers unlike a fresh build (%v, %v)", q, err1, err2)
+		}
+	}
+}
