@@ -10,13 +10,11 @@ import (
 // store's store.Batcher when it has one (one transaction per many entries,
 // one folder sync per batch), else one Put each. Like Put, it returns once
 // the next retrieve sees every entry of the batch: when the engine already
-// has an index, it brings it to the store's revision with one rebuild
-// (Fresh), which for a bulk import costs less than patching the overlay
-// entry by entry. Before the first retrieve there is no index to update.
-//
-// Hook for engine.go: this file uses only Fresh and the snapshot pointer;
-// an engine with a cheaper catch-up (a change feed) can replace the Fresh
-// call without changing PutBatch's contract.
+// has an index, it brings it up to date (Fresh: one catch-up of the
+// batch's keys through the store's change feed, else a rebuild). The
+// batch is written unmarked (not store.CallerPublishes), so retrieves wait
+// for it as for a direct store write. Before the first retrieve there is
+// no index to update.
 func (e *Engine) PutBatch(ctx context.Context, entries []store.Entry) error {
 	b, ok := e.st.(store.Batcher)
 	if !ok {

@@ -87,7 +87,11 @@
 // behind its writes still in flight (they answer from the snapshot before
 // such a write, which nobody can yet have been told is done), while every
 // write acknowledged to anyone else, another Engine's over the same store
-// or a direct store write, is waited for as before. A follower goroutine
+// or a direct store write, is waited for as before. So for the length of
+// such a write's catch-up, a read of the store (Get, a listing) can show
+// it while a retrieve does not yet: the promise is about writes that
+// returned. A write whose catch-up fails or panics is owed: every
+// retrieve then waits for it. A follower goroutine
 // subscribed to the feed applies writes by other goroutines and processes
 // (a watched folder, see fs.Store.Watch; a shared database) as they are
 // announced, so retrieves rarely find anything to do. Edits that move no

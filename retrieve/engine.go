@@ -346,7 +346,10 @@ func (e *Engine) Snapshot(ctx context.Context) (*index.Snapshot, error) {
 func (e *Engine) owe() {
 	rev, err := e.st.Revision(context.Background())
 	if err != nil {
-		return // the store is closed or broken: retrieves fail on it anyway
+		// bolt, the one store.AckRevisioner, fails it only closed or
+		// broken, and then retrieves fail on it anyway. A store whose
+		// Revision can fail for a while must not offer AckedRevision.
+		return
 	}
 	for {
 		o := e.owed.Load()
@@ -727,16 +730,24 @@ func (e *Engine) write(ctx context.Context, key store.Key, do func(context.Conte
 		if e.acked != nil {
 			wctx = store.CallerPublishes(ctx, e.self)
 		}
+		// Owed unless published: no index yet (a one-shot `recall add`),
+		// or a first build under way that may have started before this
+		// write; a catch-up that failed or panicked (the write has still
+		// landed; the next retrieve catches up); a panic in do after its
+		// commit.
+		published := false
+		defer func() {
+			if !published {
+				e.owe()
+			}
+		}()
 		if _, err := do(wctx); err != nil {
+			published = true // nothing written (or the store's own failure)
 			return err
 		}
-		if e.snap.Load() == nil {
-			// No index yet (a one-shot `recall add`), or a first build
-			// under way that may have started before this write.
-			e.owe()
-		} else if _, err := e.catchUp(ctx); err != nil {
-			// The write has still landed; the next retrieve catches up.
-			e.owe()
+		if e.snap.Load() != nil {
+			_, err := e.catchUp(ctx)
+			published = err == nil
 		}
 		return nil
 	}

@@ -108,8 +108,8 @@ type ChangeFeed interface {
 // CallerPublishes context naming it, which it makes visible to itself
 // before they return. Such a reader need not wait for its own writes still
 // on their way (retrieve.Engine's retrieves do not wait on the Engine's
-// own writes, nor its writes on each other), and it still waits for every
-// other writer's, another Engine's over the same store included.
+// own writes), and it still waits for every other writer's, another
+// Engine's over the same store included.
 //
 // AckedRevision is at most Revision, and neither moves backwards while the
 // store is open (bolt's are this process's: the file has one process). A

@@ -5,12 +5,15 @@ import (
 	"sync"
 )
 
-// SyncHeadroom gives the Go runtime one P more (GOMAXPROCS) than it had,
-// for as long as a server runs, and returns the function that gives it
-// back; `recall serve` and `recall mcp` call it before they serve. With a
-// GOMAXPROCS environment variable (getenv("GOMAXPROCS") not empty) it
-// changes nothing: the user's setting stands. Calls nest: the first
-// raises, the last restore lowers.
+// SyncHeadroom gives the Go runtime one P more (GOMAXPROCS) than the
+// machine's CPUs, for as long as a server runs, and returns the function
+// that gives it back; `recall serve` and `recall mcp` call it before they
+// serve. It changes nothing when GOMAXPROCS is below runtime.NumCPU (a
+// container's CPU limit, which the runtime follows, or a setting by hand:
+// one more P than a CPU quota would have the process throttled for the
+// rest of each period) or when getenv("GOMAXPROCS") is not empty (the
+// user's setting stands). Calls nest: the first raises, the last restore
+// hands GOMAXPROCS back to the runtime (runtime.SetDefaultGOMAXPROCS).
 //
 // Why: a store commit waits in fdatasync (a bolt commit syncs twice, and
 // its commits run one at a time) while the goroutine that made the call
@@ -24,19 +27,14 @@ import (
 // costs nothing while the server is not busy; when it is, the operating
 // system shares the cores among one more thread, which lengthens a PUT's
 // wait (p50 1.1 → 3.4 ms there) while more retrieves get through.
-//
-// Calling runtime.GOMAXPROCS turns off the runtime's own updates of it
-// from the CPU limit of a container while the server runs; the restore
-// hands them back (runtime.SetDefaultGOMAXPROCS) when it had them.
 func SyncHeadroom(getenv func(string) string) (restore func()) {
-	if getenv("GOMAXPROCS") != "" {
-		return func() {}
-	}
 	headroom.mu.Lock()
 	defer headroom.mu.Unlock()
+	if headroom.n == 0 && (getenv("GOMAXPROCS") != "" || runtime.GOMAXPROCS(0) < runtime.NumCPU()) {
+		return func() {}
+	}
 	if headroom.n == 0 {
-		headroom.base = runtime.GOMAXPROCS(0)
-		runtime.GOMAXPROCS(headroom.base + 1)
+		runtime.GOMAXPROCS(runtime.NumCPU() + 1)
 	}
 	headroom.n++
 	var once sync.Once
@@ -46,11 +44,6 @@ func SyncHeadroom(getenv func(string) string) (restore func()) {
 			defer headroom.mu.Unlock()
 			if headroom.n--; headroom.n == 0 {
 				runtime.SetDefaultGOMAXPROCS()
-				if runtime.GOMAXPROCS(0) != headroom.base {
-					// Set by hand before the server (a test's -cpu):
-					// put that back.
-					runtime.GOMAXPROCS(headroom.base)
-				}
 			}
 		})
 	}
@@ -58,7 +51,6 @@ func SyncHeadroom(getenv func(string) string) (restore func()) {
 
 // headroom counts the servers holding SyncHeadroom's extra P.
 var headroom struct {
-	mu   sync.Mutex
-	n    int
-	base int
+	mu sync.Mutex
+	n  int
 }

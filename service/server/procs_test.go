@@ -6,24 +6,26 @@ import (
 )
 
 func TestSyncHeadroom(t *testing.T) {
-	base := runtime.GOMAXPROCS(0)
+	defer runtime.SetDefaultGOMAXPROCS()
+	runtime.SetDefaultGOMAXPROCS()
+	def, cpus := runtime.GOMAXPROCS(0), runtime.NumCPU()
 	none := func(string) string { return "" }
-	r1 := SyncHeadroom(none)
-	if got := runtime.GOMAXPROCS(0); got != base+1 {
-		t.Fatalf("GOMAXPROCS %d while serving, want %d", got, base+1)
+	want := func(what string, n int) {
+		t.Helper()
+		if got := runtime.GOMAXPROCS(0); got != n {
+			t.Fatalf("%s: GOMAXPROCS %d, want %d", what, got, n)
+		}
 	}
-	r2 := SyncHeadroom(none) // a second server in the process: still one more
-	if got := runtime.GOMAXPROCS(0); got != base+1 {
-		t.Fatalf("GOMAXPROCS %d with two servers, want %d", got, base+1)
-	}
-	r1()
-	r1() // twice is once
-	if got := runtime.GOMAXPROCS(0); got != base+1 {
-		t.Fatalf("GOMAXPROCS %d after one of two servers stopped, want %d", got, base+1)
-	}
-	r2()
-	if got := runtime.GOMAXPROCS(0); got != base {
-		t.Fatalf("GOMAXPROCS %d after both stopped, want %d", got, base)
+	if def == cpus { // no CPU limit: the runtime's default is the CPUs
+		r1 := SyncHeadroom(none)
+		want("while serving", cpus+1)
+		r2 := SyncHeadroom(none) // a second server in the process
+		want("two servers", cpus+1)
+		r1()
+		r1() // twice is once
+		want("one of two servers stopped", cpus+1)
+		r2()
+		want("both stopped", def)
 	}
 	// The user's GOMAXPROCS stands.
 	r := SyncHeadroom(func(k string) string {
@@ -32,11 +34,15 @@ func TestSyncHeadroom(t *testing.T) {
 		}
 		return ""
 	})
-	if got := runtime.GOMAXPROCS(0); got != base {
-		t.Fatalf("GOMAXPROCS %d with $GOMAXPROCS set, want %d unchanged", got, base)
-	}
+	want("$GOMAXPROCS set", def)
 	r()
-	if got := runtime.GOMAXPROCS(0); got != base {
-		t.Fatalf("GOMAXPROCS %d, want %d", got, base)
+	want("after", def)
+	// Below the CPUs (a container's limit, a setting by hand): unchanged.
+	if cpus > 1 {
+		runtime.GOMAXPROCS(cpus - 1)
+		r := SyncHeadroom(none)
+		want("under a limit", cpus-1)
+		r()
+		want("after, under a limit", cpus-1)
 	}
 }

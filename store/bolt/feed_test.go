@@ -3,9 +3,9 @@ package bolt
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/recallhq/recall/store"
 	"github.com/recallhq/recall/store/storetest"
@@ -133,7 +133,7 @@ func TestAckedRevision(t *testing.T) {
 		if n == 2 {
 			break
 		}
-		runtime.Gosched()
+		time.Sleep(100 * time.Microsecond)
 	}
 	s.wmu.Unlock()
 	for range 2 {
