@@ -147,7 +147,7 @@ func (e *Engine) catchUpCopy(ctx context.Context, s *index.Snapshot) (*index.Sna
 // encoding and writing take longer than a retrieve should wait. The store
 // keeps it only if its revision has not moved since. Close waits for it.
 func (e *Engine) save(s *index.Snapshot, stats BuildStats) {
-	if e.persist == nil {
+	if !e.canSave() {
 		return
 	}
 	var meta []byte
@@ -182,7 +182,7 @@ func (e *Engine) save(s *index.Snapshot, stats BuildStats) {
 func (e *Engine) saveBehind() {
 	v, ok := e.persist.(store.IndexViewer)
 	s := e.snap.Load()
-	if !ok || e.feed == nil || s == nil || e.Unreadable() > 0 {
+	if !ok || !e.canSave() || e.feed == nil || s == nil || e.Unreadable() > 0 {
 		return
 	}
 	ctx := context.Background()
@@ -208,6 +208,17 @@ func (e *Engine) saveBehind() {
 	// Best effort, as every save: a copy not kept costs the next start a
 	// catch-up or a build.
 	_ = e.persist.SaveIndex(ctx, s.Revision(), index.Encode(s, nil))
+}
+
+// canSave reports whether the Engine has a store.IndexCache that can keep
+// a copy: not one that says it is read-only (bolt.Store.ReadOnly), where
+// every save would encode the whole index for nothing.
+func (e *Engine) canSave() bool {
+	if e.persist == nil {
+		return false
+	}
+	r, ok := e.persist.(interface{ ReadOnly() bool })
+	return !ok || !r.ReadOnly()
 }
 
 // goSave runs a save on its own goroutine, unless the engine is closed;

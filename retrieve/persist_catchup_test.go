@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	bbolt "go.etcd.io/bbolt"
@@ -352,4 +353,60 @@ func TestCloseSavesCopyBehind(t *testing.T) {
 			t.Fatalf("%q: the saved copy answers unlike a fresh build (%v, %v)", q, err1, err2)
 		}
 	}
+}
+
+// A read-only bolt file's copy is never saved, so the Engine does not
+// encode one: a catch-up past catchUpSave, and Close, save nothing.
+func TestReadOnlyStoreSavesNoCopy(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	st, err := bolt.Open(path, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutBatch(ctx, synth.New(5, 2_000).Entries(1_000, 30)); err != nil {
+		t.Fatal(err)
+	}
+	e := New(st, Options{Persist: st})
+	if _, err := e.Load(ctx); err != nil { // builds and saves
+		t.Fatal(err)
+	}
+	e.Close()
+	for i := range 300 {
+		if err := st.Put(ctx, store.Entry{Category: "late", Name: fmt.Sprint(i), Content: "written after the copy"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	ro, err := bolt.Open(path, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if !ro.ReadOnly() {
+		t.Fatal("ReadOnly() is false for a store opened read-only")
+	}
+	c := &countingSaves{Store: ro}
+	e = New(ro, Options{Persist: c})
+	if _, err := e.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Retrieve(ctx, Request{Query: "written after the copy", Limit: 5})
+	if err != nil || len(res.Items) == 0 {
+		t.Fatalf("the catch-up over a read-only file: %v, %v", res, err)
+	}
+	e.Close()
+	if c.saves.Load() != 0 {
+		t.Fatalf("%d saves encoded for a read-only store", c.saves.Load())
+	}
+}
+
+type countingSaves struct {
+	*bolt.Store
+	saves atomic.Int32
+}
+
+func (c *countingSaves) SaveIndex(ctx context.Context, rev uint64, data []byte) error {
+	c.saves.Add(1)
+	return c.Store.SaveIndex(ctx, rev, data)
 }

@@ -602,6 +602,12 @@ func (s *Store) Revision(ctx context.Context) (uint64, error) {
 	return r, err
 }
 
+// ReadOnly reports whether the store was opened for reading only
+// (Options.ReadOnly): every write
+// fails, and the index and vector caches are not saved, so a caller need
+// not make a copy to save.
+func (s *Store) ReadOnly() bool { return s.db.IsReadOnly() }
+
 // AckedRevision returns the revision p must reach to hold every write
 // acknowledged so far but its own (store.AckRevisioner): Revision, less
 // the newest writes p made with a store.CallerPublishes context.
