@@ -256,11 +256,14 @@ func (e *Engine) Store() store.Store { return e.st }
 // Close stops the Engine's goroutines and waits for every one of them:
 // the change-feed follower, a background compaction under way, a save of
 // the index under way (Options.Persist, Options.Stamped), a load of the
-// vector cache under way. The store stays open (it is the caller's); the
-// Engine keeps answering, catching up on each retrieve instead of in the
-// background, and starts no goroutine any more: builds after Close are not
-// saved, overlays are not compacted, and a fused retrieve loads the vector
-// cache itself.
+// vector cache under way. Then, the first time, it saves the snapshot as
+// the index copy on the caller's goroutine when the copy is far behind
+// (saveBehind: 256 or more changed entries, or beyond the store's change
+// history), so the next process need not read the whole store. The store
+// stays open (it is the caller's); the Engine keeps answering, catching up
+// on each retrieve instead of in the background, and starts no goroutine
+// any more: builds after Close are not saved, overlays are not compacted,
+// and a fused retrieve loads the vector cache itself.
 func (e *Engine) Close() error {
 	e.closeOnce.Do(func() {
 		e.stopFollow()
