@@ -30,6 +30,11 @@ var errStaleCopy = errors.New("index copy of another revision")
 // waits for the save).
 const catchUpSave = bulkApply
 
+// worthSaving reports whether a copy that cs separates from the snapshot
+// should be replaced by it: cs names catchUpSave entries or more, or the
+// feed can no longer name what changed (the next start would rebuild).
+func worthSaving(cs store.ChangeSet) bool { return cs.Reset || len(cs.Keys) >= catchUpSave }
+
 // catchUpMax is how many changed entries a copy of n entries may be behind
 // and still be brought up to date rather than rebuilt. The changed entries
 // go in as one batch (index.Snapshot.Apply): k reads and analyses, one
@@ -137,7 +142,7 @@ func (e *Engine) catchUpCopy(ctx context.Context, s *index.Snapshot) (*index.Sna
 		return nil, BuildStats{}
 	}
 	stats := BuildStats{Entries: next.Count(), Skipped: skipped}
-	if len(cs.Keys) >= catchUpSave {
+	if worthSaving(cs) {
 		e.save(next, stats)
 	}
 	return next, stats
@@ -201,7 +206,7 @@ func (e *Engine) saveBehind() {
 			return
 		}
 		cs, err := e.feed.Changes(ctx, crev)
-		if err != nil || !cs.Reset && len(cs.Keys) < catchUpSave {
+		if err != nil || !worthSaving(cs) {
 			return
 		}
 	}
